@@ -1,0 +1,7 @@
+"""``python -m abgames``: the same as the ``abgames`` command."""
+
+import sys
+
+from abgames.cli import main
+
+sys.exit(main())

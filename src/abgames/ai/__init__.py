@@ -1,0 +1,1 @@
+"""Per-game intelligence: evaluations, move ordering, solvers and the players of each level."""

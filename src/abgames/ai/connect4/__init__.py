@@ -1,0 +1,1 @@
+"""Connect Four intelligence: the heuristic player (and, later, the exact solver)."""

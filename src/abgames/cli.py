@@ -1,0 +1,51 @@
+"""The ``abgames`` command: ``abgames play ...``, ``abgames experiment ...`` and friends."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from abgames import __version__
+
+#: Modules under ``abgames.commands`` that add sub-commands, in help order.
+COMMAND_MODULES = (
+    "abgames.commands.play",
+    "abgames.commands.experiment",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="abgames",
+        description="Tic-tac-toe, Connect Four and Gomoku against alpha-beta search. "
+        "With no command, an interactive menu starts.",
+    )
+    parser.add_argument("--version", action="version", version=f"abgames {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run = getattr(args, "run", None)
+    try:
+        if run is None:
+            from abgames.ui.terminal import run_menu  # noqa: PLC0415 - only when needed
+
+            return run_menu()
+        code: int = run(args)
+        return code
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,270 @@
+"""Gomoku on a square board (15x15 by default, 5..22): five in a row wins.
+
+Points are numbered ``y * size + x`` with Gomocup coordinates: ``x`` is the column
+from the left and ``y`` the row from the top, both from 0. The move notation is
+Renju notation, a letter for the column and a number for the row counted from the
+bottom (``h8`` is the centre of the 15x15 board); Gomocup's ``"x,y"`` is read too.
+
+Rules:
+- ``freestyle``: five or more in a row wins.
+- ``standard``: exactly five wins; an overline (six or more) does not.
+- ``renju``: black (the first player) may not make a double-three, a double-four
+  or an overline; a move that makes an exact five wins even so. White has no
+  restriction and white's overline wins. Forbidden points come from
+  ``abgames.games.renju``.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Self
+
+from abgames.games.base import (
+    GameState,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Outcome,
+    Player,
+    zobrist_table,
+)
+
+DEFAULT_SIZE = 15
+MIN_SIZE = 5
+MAX_SIZE = 22
+WIN_LENGTH = 5
+EMPTY = 0
+BLACK_STONE = 1  # stone values on the board: player + 1
+WHITE_STONE = 2
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+_KEYS = zobrist_table(2 * MAX_SIZE * MAX_SIZE + 1, seed=0x607)
+_SIDE_KEY = _KEYS[-1]
+_RENJU_POINT = re.compile(r"^([a-z])(\d{1,2})$")
+_GOMOCUP_POINT = re.compile(r"^(-?\d+)\s*,\s*(-?\d+)$")
+
+
+class Rule(StrEnum):
+    FREESTYLE = "freestyle"
+    STANDARD = "standard"
+    RENJU = "renju"
+
+
+class Gomoku(GameState):
+    """A Gomoku position; ``board[point]`` is ``EMPTY`` or the player's number + 1."""
+
+    name = "gomoku"
+    player_names = ("Black", "White")
+    player_marks = ("X", "O")
+
+    def __init__(self, size: int = DEFAULT_SIZE, rule: Rule | str = Rule.FREESTYLE) -> None:
+        super().__init__()
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ValueError(f"a Gomoku board is {MIN_SIZE}..{MAX_SIZE} points wide, not {size}")
+        try:
+            self.rule = Rule(rule)
+        except ValueError:
+            choices = ", ".join(r.value for r in Rule)
+            raise ValueError(f"unknown Gomoku rule {rule!r}: choose {choices}") from None
+        self.size = size
+        self.board = bytearray(size * size)
+        self.to_move = 0
+        self.key = 0
+        self._outcome: Outcome | None = None
+
+    def options(self) -> dict[str, object]:
+        options: dict[str, object] = {}
+        if self.size != DEFAULT_SIZE:
+            options["size"] = self.size
+        if self.rule is not Rule.FREESTYLE:
+            options["rule"] = self.rule.value
+        return options
+
+    def point(self, x: int, y: int) -> Move:
+        return y * self.size + x
+
+    def xy(self, point: Move) -> tuple[int, int]:
+        return point % self.size, point // self.size
+
+    def on_board(self, x: int, y: int) -> bool:
+        return 0 <= x < self.size and 0 <= y < self.size
+
+    @property
+    def centre(self) -> Move:
+        return self.point(self.size // 2, self.size // 2)
+
+    # --- rules -----------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """Every empty point (in Renju, black's forbidden points are left out)."""
+        if self._outcome is not None:
+            return []
+        empty = [p for p, stone in enumerate(self.board) if stone == EMPTY]
+        if self.rule is Rule.RENJU and self.to_move == 0:
+            return [p for p in empty if self.forbidden_kind(p) is None]
+        return empty
+
+    def run_length(self, point: Move, dx: int, dy: int, stone: int) -> int:
+        """Stones equal to ``stone`` in a row through ``point`` along (dx, dy)."""
+        x, y = self.xy(point)
+        count = 1
+        for sign in (1, -1):
+            cx, cy = x + sign * dx, y + sign * dy
+            while self.on_board(cx, cy) and self.board[self.point(cx, cy)] == stone:
+                count += 1
+                cx += sign * dx
+                cy += sign * dy
+        return count
+
+    def forbidden_kind(self, point: Move) -> str | None:
+        """For black in Renju: ``"double_three"``, ``"double_four"``, ``"overline"`` or None.
+
+        Always ``None`` under the other rules and for white.
+        """
+        if self.rule is not Rule.RENJU or self.board[point] != EMPTY:
+            return None
+        from abgames.games.renju import forbidden_kind
+
+        return forbidden_kind(self, point)
+
+    def play(self, move: Move) -> None:
+        if not 0 <= move < self.size * self.size:
+            raise IllegalMoveError(f"point {move} is off the {self.size}x{self.size} board")
+        if self._outcome is not None:
+            raise IllegalMoveError("the game is over")
+        if self.board[move] != EMPTY:
+            raise IllegalMoveError(f"{self.format_move(move)} is already taken")
+        player = self.to_move
+        if player == 0 and self.rule is Rule.RENJU:
+            kind = self.forbidden_kind(move)
+            if kind is not None:
+                raise IllegalMoveError(
+                    f"{kind.replace('_', '-')} at {self.format_move(move)} is forbidden for black"
+                )
+        self._place(move, player)
+
+    def _place(self, move: Move, player: Player) -> None:
+        self.board[move] = player + 1
+        self.moves.append(move)
+        self.key ^= _KEYS[2 * move + player] ^ _SIDE_KEY
+        self.to_move = 1 - player
+        line = self._winning_line(move, player)
+        if line:
+            self._outcome = Outcome(player, line)
+        elif len(self.moves) == self.size * self.size:
+            self._outcome = Outcome(None)
+
+    def undo(self) -> Move:
+        if not self.moves:
+            raise IllegalMoveError("there is no move to take back")
+        move = self.moves.pop()
+        player = 1 - self.to_move
+        self.board[move] = EMPTY
+        self.key ^= _KEYS[2 * move + player] ^ _SIDE_KEY
+        self.to_move = player
+        self._outcome = None
+        return move
+
+    def wins_with_length(self, length: int, player: Player) -> bool:
+        """Whether a row of ``length`` stones wins for ``player`` under this rule."""
+        if length == WIN_LENGTH:
+            return True
+        if length < WIN_LENGTH:
+            return False
+        if self.rule is Rule.FREESTYLE:
+            return True
+        if self.rule is Rule.RENJU:
+            return player == 1
+        return False
+
+    def _winning_line(self, move: Move, player: Player) -> tuple[Move, ...]:
+        stone = player + 1
+        x, y = self.xy(move)
+        for dx, dy in DIRECTIONS:
+            line = [move]
+            for sign in (1, -1):
+                cx, cy = x + sign * dx, y + sign * dy
+                while self.on_board(cx, cy) and self.board[self.point(cx, cy)] == stone:
+                    line.append(self.point(cx, cy))
+                    cx += sign * dx
+                    cy += sign * dy
+            if self.wins_with_length(len(line), player):
+                return tuple(sorted(line))
+        return ()
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def copy(self) -> Self:
+        clone = type(self)(self.size, self.rule)
+        clone.board = self.board.copy()
+        clone.moves = self.moves.copy()
+        clone.to_move = self.to_move
+        clone.key = self.key
+        clone._outcome = self._outcome
+        return clone
+
+    def compute_key(self) -> int:
+        key = 0
+        for point, stone in enumerate(self.board):
+            if stone != EMPTY:
+                key ^= _KEYS[2 * point + stone - 1]
+        if self.to_move == 1:
+            key ^= _SIDE_KEY
+        return key
+
+    # --- notation --------------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        """``h8`` (Renju notation) or ``7,7`` (Gomocup x,y) to a point on this board."""
+        cleaned = text.strip().lower()
+        if match := _RENJU_POINT.match(cleaned):
+            x = LETTERS.index(match.group(1))
+            row = int(match.group(2))
+            if x >= self.size or not 1 <= row <= self.size:
+                raise NotationError(f"{cleaned} is off the {self.size}x{self.size} board")
+            return self.point(x, self.size - row)
+        if match := _GOMOCUP_POINT.match(cleaned):
+            x, y = int(match.group(1)), int(match.group(2))
+            if not self.on_board(x, y):
+                raise NotationError(f"{x},{y} is off the {self.size}x{self.size} board")
+            return self.point(x, y)
+        last = LETTERS[self.size - 1]
+        raise NotationError(
+            f"{text.strip()!r} is not a point: use a letter a..{last} and a number "
+            f"1..{self.size} like h8, or x,y like 7,7"
+        )
+
+    def format_move(self, move: Move) -> str:
+        x, y = self.xy(move)
+        if not self.on_board(x, y) or move < 0:
+            raise NotationError(f"point {move} is off the {self.size}x{self.size} board")
+        return f"{LETTERS[x]}{self.size - y}"
+
+    def format_gomocup(self, move: Move) -> str:
+        x, y = self.xy(move)
+        return f"{x},{y}"
+
+    def render(self, *, last_move: bool = True, win_line: bool = True) -> str:
+        """The board, top row first; the last stone in brackets, a winning row in lowercase."""
+        outcome = self._outcome
+        highlight = set(outcome.line) if (win_line and outcome) else set()
+        last = self.last_move if last_move else None
+        header = "   " + "".join(f" {LETTERS[x]}" for x in range(self.size))
+        lines = [header]
+        for y in range(self.size):
+            label = f"{self.size - y:>2}"
+            cells = []
+            for x in range(self.size):
+                point = self.point(x, y)
+                stone = self.board[point]
+                mark = "." if stone == EMPTY else self.player_marks[stone - 1]
+                cells.append(mark.lower() if point in highlight else mark)
+            separators = [" "] * (self.size + 1)
+            if last is not None and last // self.size == y:
+                separators[last % self.size] = "("
+                separators[last % self.size + 1] = ")"
+            row = "".join(sep + cell for sep, cell in zip(separators, cells, strict=False))
+            lines.append(f"{label} {row}{separators[-1]}{label}")
+        lines.append(header)
+        return "\n".join(lines)

@@ -1,0 +1,168 @@
+"""Tic-tac-toe on a 3x3 grid.
+
+Cells are numbered 0..8 row by row from the top left. Notation: a letter for the
+column and a number for the row, both from the top left, as ``render()`` labels
+them (``a1`` is the top-left corner, ``b2`` the centre); ``"row col"`` with 1-based
+numbers (``"2 2"``) and a bare cell number ``1..9`` are accepted as input too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Self
+
+from abgames.games.base import (
+    GameState,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Outcome,
+    Player,
+    zobrist_table,
+)
+
+SIZE = 3
+CELLS = SIZE * SIZE
+COLUMN_LETTERS = "abc"
+
+#: Every line of three cells: rows, columns, then the two diagonals.
+LINES: tuple[tuple[int, int, int], ...] = (
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+    (0, 4, 8),
+    (2, 4, 6),
+)
+LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(line for line in LINES if cell in line) for cell in range(CELLS)
+)
+
+_KEYS = zobrist_table(2 * CELLS + 1, seed=0x7173)
+_SIDE_KEY = _KEYS[-1]
+_LETTER_NUMBER = re.compile(r"^([a-c])([1-3])$")
+_ROW_COL = re.compile(r"^([1-3])[\s,]+([1-3])$")
+
+
+def _cell_key(cell: int, player: Player) -> int:
+    return _KEYS[2 * cell + player]
+
+
+class TicTacToe(GameState):
+    """The 3x3 game; ``cells[i]`` is ``None`` or the player who holds cell ``i``."""
+
+    name = "tictactoe"
+    player_names = ("X", "O")
+    player_marks = ("X", "O")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: list[Player | None] = [None] * CELLS
+        self.to_move = 0
+        self.key = 0
+        self._outcome: Outcome | None = None
+
+    def options(self) -> dict[str, object]:
+        return {}
+
+    # --- rules -----------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        if self._outcome is not None:
+            return []
+        return [cell for cell in range(CELLS) if self.cells[cell] is None]
+
+    def play(self, move: Move) -> None:
+        if not 0 <= move < CELLS:
+            raise IllegalMoveError(f"cell {move} is off the 3x3 board")
+        if self._outcome is not None:
+            raise IllegalMoveError("the game is over")
+        if self.cells[move] is not None:
+            raise IllegalMoveError(f"{self.format_move(move)} is already taken")
+        player = self.to_move
+        self.cells[move] = player
+        self.moves.append(move)
+        self.key ^= _cell_key(move, player) ^ _SIDE_KEY
+        self.to_move = 1 - player
+        self._outcome = self._outcome_after(move, player)
+
+    def undo(self) -> Move:
+        if not self.moves:
+            raise IllegalMoveError("there is no move to take back")
+        move = self.moves.pop()
+        player = 1 - self.to_move
+        self.cells[move] = None
+        self.key ^= _cell_key(move, player) ^ _SIDE_KEY
+        self.to_move = player
+        self._outcome = None
+        return move
+
+    def _outcome_after(self, move: Move, player: Player) -> Outcome | None:
+        cells = self.cells
+        for line in LINES_THROUGH[move]:
+            if cells[line[0]] == player and cells[line[1]] == player and cells[line[2]] == player:
+                return Outcome(player, line)
+        if len(self.moves) == CELLS:
+            return Outcome(None)
+        return None
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def copy(self) -> Self:
+        clone = type(self)()
+        clone.cells = self.cells.copy()
+        clone.moves = self.moves.copy()
+        clone.to_move = self.to_move
+        clone.key = self.key
+        clone._outcome = self._outcome
+        return clone
+
+    def compute_key(self) -> int:
+        key = 0
+        for cell, player in enumerate(self.cells):
+            if player is not None:
+                key ^= _cell_key(cell, player)
+        if self.to_move == 1:
+            key ^= _SIDE_KEY
+        return key
+
+    # --- notation --------------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        cleaned = text.strip().lower()
+        if match := _LETTER_NUMBER.match(cleaned):
+            return (int(match.group(2)) - 1) * SIZE + COLUMN_LETTERS.index(match.group(1))
+        if match := _ROW_COL.match(cleaned):
+            return (int(match.group(1)) - 1) * SIZE + int(match.group(2)) - 1
+        if cleaned.isdigit() and 1 <= int(cleaned) <= CELLS:
+            return int(cleaned) - 1
+        raise NotationError(
+            f"{text.strip()!r} is not a cell: use a1..c3 (column letter, row number), "
+            "'row col' like '2 2', or 1..9"
+        )
+
+    def format_move(self, move: Move) -> str:
+        if not 0 <= move < CELLS:
+            raise NotationError(f"cell {move} is off the 3x3 board")
+        return f"{COLUMN_LETTERS[move % SIZE]}{move // SIZE + 1}"
+
+    def render(self, *, last_move: bool = True, win_line: bool = True) -> str:
+        outcome = self._outcome
+        highlight = set(outcome.line) if (win_line and outcome) else set()
+        last = self.last_move if last_move else None
+        rows = ["    " + "   ".join(COLUMN_LETTERS)]
+        for row in range(SIZE):
+            parts = []
+            for col in range(SIZE):
+                cell = row * SIZE + col
+                player = self.cells[cell]
+                mark = "." if player is None else self.player_marks[player]
+                if cell in highlight:
+                    parts.append(f"*{mark}*")
+                elif cell == last:
+                    parts.append(f"[{mark}]")
+                else:
+                    parts.append(f" {mark} ")
+            rows.append(f"{row + 1} " + " ".join(parts))
+        return "\n".join(rows)

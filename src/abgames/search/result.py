@@ -1,0 +1,46 @@
+"""What a search reports after each completed depth."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from abgames.games.base import Move
+from abgames.search import score as scores
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One completed iteration of a search (or the best partial answer if none completed).
+
+    ``score`` is from the side to move's view (see ``abgames.search.score``).
+    ``root_scores`` holds the score of every root move searched; they are exact
+    when ``root_scores_exact`` is true, otherwise only the best one is exact and
+    the others are upper bounds (alpha-beta proved them no better).
+    ``solved`` means the score is exact to the end of the game: no leaf was cut
+    off by the depth horizon.
+    """
+
+    move: Move | None
+    score: int
+    depth: int
+    nodes: int
+    elapsed: float
+    pv: tuple[Move, ...] = ()
+    root_scores: dict[Move, int] = field(default_factory=dict)
+    root_scores_exact: bool = False
+    cutoffs: int = 0
+    tt_hits: int = 0
+    complete: bool = True
+    solved: bool = False
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+
+    def describe_score(self) -> str:
+        return scores.describe(self.score, solved=self.solved)
+
+    def best_candidates(self, count: int = 5) -> list[tuple[Move, int]]:
+        """The ``count`` best root moves with their scores, best first."""
+        ranked = sorted(self.root_scores.items(), key=lambda item: -item[1])
+        return ranked[:count]
