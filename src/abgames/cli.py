@@ -35,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = getattr(args, "run", None)
     try:
         if run is None:
-            from abgames.ui.terminal import run_menu  # noqa: PLC0415 - only when needed
+            from abgames.ui.terminal import run_menu
 
             return run_menu()
         code: int = run(args)

@@ -222,7 +222,7 @@ class ConnectFour(GameState):
                 player = self.cell(column, row)
                 mark = "." if player is None else self.player_marks[player]
                 if index in highlight:
-                    parts.append(f"*{mark}*")
+                    parts.append(f"<{mark}>")
                 elif index == last_cell:
                     parts.append(f"[{mark}]")
                 else:
@@ -230,4 +230,4 @@ class ConnectFour(GameState):
             lines.append("|" + "".join(parts) + "|")
         lines.append("+" + "---" * self.width + "+")
         lines.append(" " + "".join(f" {c + 1} " for c in range(self.width)))
-        return "\n".join(lines)
+        return "\n".join(line.rstrip() for line in lines)

@@ -159,10 +159,10 @@ class TicTacToe(GameState):
                 player = self.cells[cell]
                 mark = "." if player is None else self.player_marks[player]
                 if cell in highlight:
-                    parts.append(f"*{mark}*")
+                    parts.append(f"<{mark}>")
                 elif cell == last:
                     parts.append(f"[{mark}]")
                 else:
                     parts.append(f" {mark} ")
             rows.append(f"{row + 1} " + " ".join(parts))
-        return "\n".join(rows)
+        return "\n".join(row.rstrip() for row in rows)

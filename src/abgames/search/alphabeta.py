@@ -69,6 +69,10 @@ class AlphaBeta:
         self.table = TranspositionTable(self.options.tt_entries)
         self._rng = random.Random(self.options.seed)
         self._stop = threading.Event()
+        self._start = 0.0
+        self._deadline: float | None = None
+        self._node_limit: int | None = None
+        self._partial: dict[Move, int] = {}
         self._reset_counters()
 
     # --- public ----------------------------------------------------------------
@@ -87,6 +91,21 @@ class AlphaBeta:
         assert last is not None
         return last
 
+    def fixed_depth(self, state: GameState, depth: int) -> SearchResult:
+        """One search to exactly ``depth`` plies, without iterative deepening.
+
+        Counters start from zero; the transposition table is used as it stands
+        (``clear()`` first for a cold measurement).
+        """
+        if state.outcome() is not None:
+            raise ValueError("the game is over: there is nothing to search")
+        self._stop.clear()
+        self._reset_counters()
+        self._start = time.perf_counter()
+        self._deadline = None
+        self._node_limit = None
+        return self._search_root(state, depth, self._root_order(state))
+
     def search(self, state: GameState, limit: Limit) -> Iterator[SearchResult]:
         """Yield a result per completed depth; ``state`` is left as it was given.
 
@@ -102,7 +121,7 @@ class AlphaBeta:
         self._node_limit = limit.nodes
         max_depth = limit.depth if limit.depth is not None else scores.MAX_PLY - 1
         root_moves = self._root_order(state)
-        self._partial: dict[Move, int] = {}
+        self._partial = {}
         last: SearchResult | None = None
         for depth in range(1, max_depth + 1):
             try:
@@ -183,6 +202,7 @@ class AlphaBeta:
         solved = self._horizon_leaves == horizon_before
         if self.options.transposition_table:
             self.table.store(state.key, Entry(depth, alpha, Bound.EXACT, best_move, not solved))
+            best_pv = self._extend_from_table(state, best_pv, depth)
         return SearchResult(
             move=best_move,
             score=alpha,
@@ -196,6 +216,26 @@ class AlphaBeta:
             tt_hits=self.tt_hits,
             solved=solved,
         )
+
+    def _extend_from_table(self, state: GameState, pv: list[Move], depth: int) -> list[Move]:
+        """``pv`` lengthened with the table's best moves where cut-offs left it short."""
+        line = list(pv)
+        played = 0
+        try:
+            for move in line:
+                state.play(move)
+                played += 1
+            while len(line) < depth and state.outcome() is None:
+                entry = self.table.get(state.key)
+                if entry is None or entry.move is None or state.why_illegal(entry.move):
+                    break
+                state.play(entry.move)
+                played += 1
+                line.append(entry.move)
+        finally:
+            for _ in range(played):
+                state.undo()
+        return line
 
     def _partial_result(self, state: GameState, moves: list[Move]) -> SearchResult:
         if self._partial:

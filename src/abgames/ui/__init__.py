@@ -1,0 +1,1 @@
+"""Thin front-ends over ``abgames.match``: terminal, desktop and web."""

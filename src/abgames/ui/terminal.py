@@ -1,0 +1,376 @@
+"""Terminal play: a text board, a prompt, and commands; works the same through a pipe.
+
+Every input error is answered with one line and a new prompt. End of input and
+Ctrl-C leave cleanly. Nothing here knows the rules: moves go through ``Match``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
+from abgames.games import GAMES, IllegalMoveError, NotationError
+from abgames.match import HUMAN, MODES, Match, SaveFileError, new_state, seats_for
+from abgames.search.result import SearchResult
+from abgames.search.score import describe
+
+#: How many candidate moves ``why`` lists.
+WHY_CANDIDATES = 5
+
+HELP_TEXT = """\
+Commands:
+  <move>       play a move ({example})
+  undo         take back your last move (and the AI's reply)
+  hint         suggest a move, with its score
+  why          explain the AI's last move: depth, nodes, time, score, line, candidates
+  save FILE    save the game as JSON
+  load FILE    load a saved game
+  new          start a new game with the same settings
+  help         show this text
+  quit         leave"""
+
+MOVE_EXAMPLES = {
+    "tictactoe": "b2, or '2 2' for row 2 column 2",
+    "connect4": "a column number, like 4",
+    "gomoku": "h8, or 7,7 as x,y",
+}
+
+RED = "\033[31m"
+YELLOW = "\033[33m"
+BOLD = "\033[1m"
+RESET = "\033[0m"
+
+
+class Quit(Exception):
+    """The user asked to leave (quit, end of input or Ctrl-C)."""
+
+
+@dataclass
+class Console:
+    """Where the session reads and writes; ``colour`` adds ANSI colours to the board."""
+
+    input: TextIO
+    output: TextIO
+    colour: bool = False
+
+    def say(self, text: str = "") -> None:
+        self.output.write(text + "\n")
+        self.output.flush()
+
+    def ask(self, prompt: str) -> str:
+        """A line of input; ``Quit`` on end of input or Ctrl-C."""
+        self.output.write(prompt)
+        self.output.flush()
+        try:
+            line = self.input.readline()
+        except KeyboardInterrupt:
+            self.say()
+            raise Quit from None
+        if not line:
+            self.say()
+            raise Quit
+        return line.strip()
+
+
+def wants_colour(stream: TextIO) -> bool:
+    return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+def colourise(board: str, enabled: bool) -> str:
+    """Colour the two players' marks on the board's rows (not the coordinate lines)."""
+    if not enabled:
+        return board
+    coloured = []
+    for line in board.splitlines():
+        if "X" in line or "O" in line:
+            line = line.replace("X", f"{RED}X{RESET}").replace("O", f"{YELLOW}O{RESET}")
+        coloured.append(line)
+    return "\n".join(coloured)
+
+
+def format_result(match: Match, result: SearchResult) -> str:
+    """``score wins in 3 moves, depth 7, 21,785 nodes, 0.48 s``."""
+    return (
+        f"score {describe(result.score, solved=result.solved)}, depth {result.depth}, "
+        f"{result.nodes:,} nodes, {result.elapsed:.2f} s"
+    )
+
+
+def explain(match: Match) -> str:
+    """The ``why`` text for the last AI move."""
+    last = match.last_ai_analysis()
+    if last is None:
+        return "No AI move has been played yet."
+    move, result = last
+    state = match.state
+    lines = [
+        f"The AI played {state.format_move(move)}: {format_result(match, result)} "
+        f"({result.nodes_per_second:,.0f} nodes/s, {result.cutoffs:,} cut-offs, "
+        f"{result.tt_hits:,} table hits).",
+    ]
+    # The PV starts at the position the AI searched: replay it on a copy from there.
+    index = state.moves.index(move) if move in state.moves else None
+    if result.pv and index is not None:
+        probe = state.copy()
+        while probe.ply > index:
+            probe.undo()
+        words = []
+        for pv_move in result.pv:
+            try:
+                words.append(probe.format_move(pv_move))
+                probe.play(pv_move)
+            except (IllegalMoveError, NotationError):
+                break
+        lines.append("Expected line: " + " ".join(words))
+        if result.root_scores:
+            kind = "" if result.root_scores_exact else " (others are upper bounds)"
+            ranked = ", ".join(
+                f"{state.format_move(m)} {describe(s, solved=result.solved)}"
+                for m, s in result.best_candidates(WHY_CANDIDATES)
+            )
+            lines.append(f"Best candidates{kind}: {ranked}")
+    return "\n".join(lines)
+
+
+def status_line(match: Match) -> str:
+    state = match.state
+    outcome = state.outcome()
+    if outcome is not None:
+        if outcome.winner is None:
+            return "The game is a draw."
+        line = " ".join(_format_line(match, outcome.line))
+        who = state.player_names[outcome.winner]
+        seat = match.seats[outcome.winner]
+        suffix = f" ({seat.describe()})" if match.has_human and seat.is_ai else ""
+        return f"{who}{suffix} wins" + (f": {line}." if line else ".")
+    who = state.player_names[state.to_move]
+    return f"Move {state.ply + 1}: {who} ({match.seat_to_move.describe()}) to move."
+
+
+def _format_line(match: Match, line: tuple[int, ...]) -> list[str]:
+    """Winning cells in words; Connect Four's cells are bit indices, shown as columns."""
+    state = match.state
+    if match.game == "connect4":
+        stride = getattr(state, "stride", 1)
+        return [f"{c // stride + 1}/{c % stride + 1}" for c in line]
+    return [state.format_move(cell) for cell in line]
+
+
+class Session:
+    """The prompt loop over one match."""
+
+    def __init__(self, match: Match, console: Console) -> None:
+        self.match = match
+        self.console = console
+
+    def show_board(self) -> None:
+        self.console.say()
+        self.console.say(colourise(self.match.state.render(), self.console.colour))
+        self.console.say(status_line(self.match))
+
+    def run(self) -> int:
+        """Play until the user quits; returns the exit code."""
+        try:
+            self.show_board()
+            while True:
+                if self.match.ai_to_move:
+                    self.ai_turn()
+                    continue
+                self.prompt_once()
+        except Quit:
+            self.console.say("Bye.")
+            return 0
+
+    def ai_turn(self) -> None:
+        match = self.match
+        name = match.state.player_names[match.state.to_move]
+        try:
+            result = match.ai_move()
+        except KeyboardInterrupt:
+            match.stop_thinking()
+            self.console.say()
+            raise Quit from None
+        assert result.move is not None
+        played = match.state.format_move(result.move)
+        self.console.say(f"{name} (AI) plays {played}: {format_result(match, result)}")
+        self.show_board()
+
+    def prompt_once(self) -> None:
+        match = self.match
+        state = match.state
+        prompt = "game over> " if match.is_over else f"{state.player_names[state.to_move]}> "
+        text = self.console.ask(prompt)
+        if not text:
+            self.console.say("Type a move or a command ('help' lists them).")
+            return
+        word, _, argument = text.partition(" ")
+        command = word.lower()
+        handler: Callable[[str], None] | None = {
+            "quit": self.cmd_quit,
+            "exit": self.cmd_quit,
+            "q": self.cmd_quit,
+            "help": self.cmd_help,
+            "?": self.cmd_help,
+            "undo": self.cmd_undo,
+            "hint": self.cmd_hint,
+            "why": self.cmd_why,
+            "save": self.cmd_save,
+            "load": self.cmd_load,
+            "new": self.cmd_new,
+        }.get(command)
+        if handler is not None:
+            handler(argument.strip())
+            return
+        self.human_move(text)
+
+    def human_move(self, text: str) -> None:
+        match = self.match
+        if match.is_over:
+            self.console.say("The game is over: type new, undo, save FILE or quit.")
+            return
+        try:
+            move = match.parse(text)
+            match.play(move)
+        except (IllegalMoveError, NotationError) as error:
+            self.console.say(f"{error}.")
+            return
+        self.show_board()
+
+    # --- commands ----------------------------------------------------------------
+    def cmd_quit(self, _: str) -> None:
+        raise Quit
+
+    def cmd_help(self, _: str) -> None:
+        self.console.say(HELP_TEXT.format(example=MOVE_EXAMPLES[self.match.game]))
+
+    def cmd_undo(self, _: str) -> None:
+        try:
+            taken = self.match.undo()
+        except IllegalMoveError as error:
+            self.console.say(f"{error}.")
+            return
+        state = self.match.state
+        # Moves come back most recent first; name them in the order they were played.
+        words = []
+        probe = state.copy()
+        for move in reversed(taken):
+            words.append(probe.format_move(move))
+            probe.play(move)
+        self.console.say("Took back " + " ".join(words) + ".")
+        self.show_board()
+
+    def cmd_hint(self, _: str) -> None:
+        match = self.match
+        if match.is_over:
+            self.console.say("The game is over: there is nothing to hint.")
+            return
+        try:
+            result = match.hint()
+        except KeyboardInterrupt:
+            match.stop_thinking()
+            self.console.say("Hint stopped.")
+            return
+        assert result.move is not None
+        self.console.say(
+            f"Hint: {match.state.format_move(result.move)} ({format_result(match, result)})"
+        )
+
+    def cmd_why(self, _: str) -> None:
+        self.console.say(explain(self.match))
+
+    def cmd_save(self, argument: str) -> None:
+        if not argument:
+            self.console.say("Name a file: save FILE.")
+            return
+        try:
+            path = self.match.save(argument)
+        except SaveFileError as error:
+            self.console.say(f"{error}.")
+            return
+        self.console.say(f"Saved to {path}.")
+
+    def cmd_load(self, argument: str) -> None:
+        if not argument:
+            self.console.say("Name a file: load FILE.")
+            return
+        try:
+            loaded = Match.load(argument, seed=self.match.seed)
+        except SaveFileError as error:
+            self.console.say(f"{error}; the current game goes on.")
+            return
+        self.match = loaded
+        self.console.say(f"Loaded {argument}: {loaded.game}, {loaded.state.ply} moves played.")
+        self.show_board()
+
+    def cmd_new(self, _: str) -> None:
+        self.match.restart()
+        self.console.say("New game.")
+        self.show_board()
+
+
+# --- the menu ----------------------------------------------------------------------
+def choose(console: Console, question: str, options: list[str], default: str) -> str:
+    """Ask until one of ``options`` is picked by number or name; Enter takes ``default``."""
+    listing = "  ".join(f"{i}) {option}" for i, option in enumerate(options, start=1))
+    while True:
+        answer = console.ask(f"{question} {listing} [{default}]: ").lower()
+        if not answer:
+            return default
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            return options[int(answer) - 1]
+        if answer in options:
+            return answer
+        console.say(f"Please choose one of: {', '.join(options)}.")
+
+
+def ask_number(console: Console, question: str, low: int, high: int, default: int) -> int:
+    while True:
+        answer = console.ask(f"{question} ({low}..{high}) [{default}]: ")
+        if not answer:
+            return default
+        if answer.isdigit() and low <= int(answer) <= high:
+            return int(answer)
+        console.say(f"Please type a whole number from {low} to {high}.")
+
+
+def menu_match(console: Console) -> Match:
+    """Ask game, mode, who moves first, level and (for Gomoku) rule and size."""
+    game = choose(console, "Game?", list(GAMES), "tictactoe")
+    mode = choose(console, "Mode?", list(MODES), "human-ai")
+    first = HUMAN
+    if mode == "human-ai":
+        first = choose(console, "Who moves first?", ["human", "ai"], "human")
+    level = DEFAULT_LEVEL[game]
+    if mode != "human-human":
+        level = choose(console, "Level?", list(LEVELS[game]), level)
+    options: dict[str, object] = {}
+    if game == "gomoku":
+        from abgames.games.gomoku import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, Rule
+
+        options["rule"] = choose(console, "Rule?", [r.value for r in Rule], "freestyle")
+        options["size"] = ask_number(console, "Board size?", MIN_SIZE, MAX_SIZE, DEFAULT_SIZE)
+    return Match(new_state(game, **options), seats_for(mode, first, level))
+
+
+def run_menu(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """The interactive menu, then the game it sets up."""
+    console = Console(stdin or sys.stdin, stdout or sys.stdout)
+    console.colour = wants_colour(console.output)
+    console.say("abgames: tic-tac-toe, Connect Four and Gomoku against alpha-beta search.")
+    try:
+        match = menu_match(console)
+    except Quit:
+        console.say("Bye.")
+        return 0
+    return Session(match, console).run()
+
+
+def run_game(
+    match: Match, stdin: TextIO | None = None, stdout: TextIO | None = None, colour: bool = False
+) -> int:
+    console = Console(stdin or sys.stdin, stdout or sys.stdout, colour)
+    return Session(match, console).run()
