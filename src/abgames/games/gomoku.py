@@ -102,7 +102,8 @@ class Gomoku(GameState):
             return []
         empty = [p for p, stone in enumerate(self.board) if stone == EMPTY]
         if self.rule is Rule.RENJU and self.to_move == 0:
-            return [p for p in empty if self.forbidden_kind(p) is None]
+            forbidden = self.forbidden_points()
+            return [p for p in empty if p not in forbidden]
         return empty
 
     def run_length(self, point: Move, dx: int, dy: int, stone: int) -> int:
@@ -127,6 +128,18 @@ class Gomoku(GameState):
         from abgames.games.renju import forbidden_kind
 
         return forbidden_kind(self, point)
+
+    def forbidden_points(self) -> dict[Move, str]:
+        """Every empty point where black may not play (Renju only), with its kind.
+
+        The kinds are those of ``forbidden_kind``; empty under the other rules.
+        Judged for black whoever is to move, so a front-end can show them any time.
+        """
+        if self.rule is not Rule.RENJU:
+            return {}
+        from abgames.games.renju import forbidden_points
+
+        return forbidden_points(self)
 
     def play(self, move: Move) -> None:
         if not 0 <= move < self.size * self.size:
