@@ -13,6 +13,7 @@ from abgames import __version__
 COMMAND_MODULES = (
     "abgames.commands.play",
     "abgames.commands.experiment",
+    "abgames.commands.gui",
 )
 
 
@@ -20,7 +21,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="abgames",
         description="Tic-tac-toe, Connect Four and Gomoku against alpha-beta search. "
-        "With no command, an interactive menu starts.",
+        "With no command, the desktop window opens when there is a display "
+        "(and input is a terminal), otherwise an interactive text menu starts; "
+        "ABGAMES_UI=terminal or ABGAMES_UI=gui chooses.",
     )
     parser.add_argument("--version", action="version", version=f"abgames {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -35,6 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = getattr(args, "run", None)
     try:
         if run is None:
+            from abgames.ui.desktop import run_if_possible
+
+            opened = run_if_possible()
+            if opened is not None:
+                return opened
             from abgames.ui.terminal import run_menu
 
             return run_menu()

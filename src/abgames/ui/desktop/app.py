@@ -1,0 +1,391 @@
+"""The desktop window: a board canvas, a toolbar and menus, and a status bar.
+
+``DesktopApp`` wires Tk events to a ``GameSession`` and draws what it holds. It
+never waits for the AI: a ``root.after`` loop drains the search worker's queue
+every ``theme.POLL_MS`` milliseconds, so the window keeps redrawing, resizing
+and answering clicks while the AI thinks. Tests drive it without ``mainloop``:
+they generate events on ``canvas`` and call ``root.update()``.
+"""
+
+from __future__ import annotations
+
+import tkinter as tk
+from collections.abc import Callable
+from tkinter import filedialog, ttk
+
+from abgames.ai.levels import make_player
+from abgames.games import Gomoku, Move
+from abgames.games.gomoku import Rule
+from abgames.match import SaveFileError
+from abgames.search.score import describe
+from abgames.ui.desktop import theme
+from abgames.ui.desktop.boards import VIEWS, BoardView, Overlay
+from abgames.ui.desktop.controller import (
+    GAME_TITLES,
+    GameSession,
+    GameSettings,
+    PlayerFactory,
+)
+from abgames.ui.desktop.dialog import NewGameDialog
+
+SAVE_FILE_TYPES = [("abgames saves", "*.json"), ("All files", "*")]
+#: How many moves of the principal variation the analysis line names.
+PV_WORDS = 8
+
+
+class DesktopApp:
+    """One window for all three games.
+
+    ``screen`` is an X display name (``":99"``) to open the window on instead of
+    ``$DISPLAY``; ``player_factory`` and ``seed`` go to the session (tests pass
+    a scripted or seeded player); ``ai_pause_s`` is the pause before each move
+    of an AI-AI game.
+    """
+
+    def __init__(
+        self,
+        settings: GameSettings | None = None,
+        *,
+        screen: str | None = None,
+        seed: int | None = None,
+        player_factory: PlayerFactory = make_player,
+        ai_pause_s: float = theme.AI_AI_PAUSE_S,
+    ) -> None:
+        self.root = tk.Tk(screenName=screen, className="abgames")
+        self.root.title(theme.WINDOW_TITLE)
+        self.root.configure(background=theme.BACKGROUND)
+        self.root.minsize(*theme.MIN_CANVAS_PX)
+        self.closed = False
+        self.session = GameSession(
+            settings, seed=seed, player_factory=player_factory, ai_pause_s=ai_pause_s
+        )
+        self.show_analysis = tk.BooleanVar(self.root, False)
+        self.show_numbers = tk.BooleanVar(self.root, False)
+        self.show_forbidden = tk.BooleanVar(self.root, True)
+        self.turn_text = tk.StringVar(self.root, "")
+        self.note_text = tk.StringVar(self.root, "")
+        self.clock_text = tk.StringVar(self.root, "")
+        self.info_text = tk.StringVar(self.root, "")
+        self.hover: tuple[float, float] | None = None
+        self.dialog: NewGameDialog | None = None
+        self._forbidden_cache: tuple[int, int, dict[Move, str]] | None = None
+        self._seen_moves = 0
+        self._redraw_pending: str | None = None
+        self._build()
+        self.view: BoardView = VIEWS[self.session.match.game](self.canvas)
+        self.root.protocol("WM_DELETE_WINDOW", self.quit)
+        self._poll_id: str | None = self.root.after(theme.POLL_MS, self._poll)
+        self.refresh()
+
+    # --- building the window -----------------------------------------------------
+    def _build(self) -> None:
+        root = self.root
+        menubar = tk.Menu(root)
+        game_menu = tk.Menu(menubar, tearoff=False)
+        game_menu.add_command(label="New game…", accelerator="Ctrl+N", command=self.open_new_game)
+        game_menu.add_command(label="Restart", command=self.restart)
+        game_menu.add_separator()
+        game_menu.add_command(label="Save…", accelerator="Ctrl+S", command=self.ask_save)
+        game_menu.add_command(label="Load…", accelerator="Ctrl+O", command=self.ask_load)
+        game_menu.add_separator()
+        game_menu.add_command(label="Quit", accelerator="Ctrl+Q", command=self.quit)
+        menubar.add_cascade(label="Game", menu=game_menu)
+        move_menu = tk.Menu(menubar, tearoff=False)
+        move_menu.add_command(label="Undo", accelerator="Ctrl+Z", command=self.undo)
+        move_menu.add_command(label="Hint", accelerator="H", command=self.hint)
+        move_menu.add_command(label="Move now", accelerator="M", command=self.move_now)
+        menubar.add_cascade(label="Moves", menu=move_menu)
+        view_menu = tk.Menu(menubar, tearoff=False)
+        view_menu.add_checkbutton(
+            label="Analysis", accelerator="A", variable=self.show_analysis, command=self.refresh
+        )
+        view_menu.add_checkbutton(
+            label="Move numbers", variable=self.show_numbers, command=self.refresh
+        )
+        view_menu.add_checkbutton(
+            label="Forbidden points (Renju)", variable=self.show_forbidden, command=self.refresh
+        )
+        menubar.add_cascade(label="View", menu=view_menu)
+        root.configure(menu=menubar)
+
+        toolbar = ttk.Frame(root, padding=(4, 4))
+        toolbar.pack(side=tk.TOP, fill=tk.X)
+        self.buttons: dict[str, ttk.Button] = {}
+        for name, label, command in (
+            ("new", "New game…", self.open_new_game),
+            ("undo", "Undo", self.undo),
+            ("hint", "Hint", self.hint),
+            ("move_now", "Move now", self.move_now),
+            ("save", "Save…", self.ask_save),
+            ("load", "Load…", self.ask_load),
+        ):
+            button = ttk.Button(toolbar, text=label, command=command)
+            button.pack(side=tk.LEFT, padx=2)
+            self.buttons[name] = button
+        info = ttk.Frame(root, padding=(8, 2))
+        info.pack(side=tk.TOP, fill=tk.X)
+        for label, variable in (
+            ("Forbidden", self.show_forbidden),
+            ("Numbers", self.show_numbers),
+            ("Analysis", self.show_analysis),
+        ):
+            ttk.Checkbutton(info, text=label, variable=variable, command=self.refresh).pack(
+                side=tk.RIGHT, padx=2
+            )
+        ttk.Label(info, textvariable=self.info_text, anchor="w").pack(
+            side=tk.LEFT, fill=tk.X, expand=True
+        )
+        status = ttk.Frame(root, padding=(8, 3))
+        status.pack(side=tk.BOTTOM, fill=tk.X)
+        ttk.Label(status, textvariable=self.turn_text, font=theme.STATUS_FONT).pack(side=tk.LEFT)
+        ttk.Label(status, textvariable=self.clock_text, font=theme.STATUS_FONT).pack(side=tk.RIGHT)
+        self.note_label = ttk.Label(
+            root, textvariable=self.note_text, padding=(8, 0), anchor="w", font=theme.STATUS_FONT
+        )
+        self.note_label.pack(side=tk.BOTTOM, fill=tk.X)
+
+        width, height = theme.INITIAL_CANVAS_PX
+        self.canvas = tk.Canvas(
+            root,
+            width=width,
+            height=height,
+            background=theme.BACKGROUND,
+            highlightthickness=0,
+        )
+        self.canvas.pack(side=tk.TOP, fill=tk.BOTH, expand=True)
+        self.canvas.bind("<Configure>", lambda _event: self.redraw())
+        self.canvas.bind("<Button-1>", self._on_click)
+        self.canvas.bind("<Motion>", self._on_motion)
+        self.canvas.bind("<Leave>", self._on_leave)
+        for sequence, command in (
+            ("<Control-n>", self.open_new_game),
+            ("<Control-z>", self.undo),
+            ("<Control-s>", self.ask_save),
+            ("<Control-o>", self.ask_load),
+            ("<Control-q>", self.quit),
+            ("<KeyPress-h>", self.hint),
+            ("<KeyPress-m>", self.move_now),
+            ("<KeyPress-a>", self.toggle_analysis),
+        ):
+            self._bind_key(sequence, command)
+
+    def _bind_key(self, sequence: str, command: Callable[[], object]) -> None:
+        def handler(_event: tk.Event[tk.Misc]) -> None:
+            command()
+
+        self.root.bind(sequence, handler)
+
+    # --- events ----------------------------------------------------------------------
+    def _on_click(self, event: tk.Event[tk.Canvas]) -> None:
+        self.click_at(event.x, event.y)
+
+    def click_at(self, x: float, y: float) -> bool:
+        """A click at canvas pixel (x, y): play the move there or note why not."""
+        move = self.view.move_at(self.session.match.state, x, y)
+        played = self.session.click(move)
+        self.refresh()
+        return played
+
+    def _on_motion(self, event: tk.Event[tk.Canvas]) -> None:
+        self.hover = (event.x, event.y)
+        if self.session.match.game == "connect4":
+            self.redraw()
+
+    def _on_leave(self, _event: tk.Event[tk.Canvas]) -> None:
+        self.hover = None
+        if self.session.match.game == "connect4":
+            self.redraw()
+
+    def _poll(self) -> None:
+        """Take in the AI's results, refresh the status bar, and come back soon."""
+        if self.closed:
+            return
+        if self.session.poll():
+            self.refresh()
+        else:
+            self._update_status()
+        self._poll_id = self.root.after(theme.POLL_MS, self._poll)
+
+    # --- commands ----------------------------------------------------------------------
+    def open_new_game(self) -> NewGameDialog:
+        """Show the new-game dialog (one at a time) and return it."""
+        if self.dialog is not None and self.dialog.window.winfo_exists():
+            self.dialog.window.lift()
+            return self.dialog
+        self.dialog = NewGameDialog(self.root, self.session.settings, self.new_game)
+        return self.dialog
+
+    def new_game(self, settings: GameSettings | None = None) -> None:
+        """Start a new game; ``ValueError`` (shown by the dialog) for bad settings."""
+        self.session.new_game(settings)
+        self._new_board()
+
+    def restart(self) -> None:
+        self.new_game(None)
+
+    def _new_board(self) -> None:
+        self.view = VIEWS[self.session.match.game](self.canvas)
+        self._seen_moves = self.session.moves_played
+        self._forbidden_cache = None
+        self.hover = None
+        self.refresh()
+
+    def undo(self) -> None:
+        self.session.undo()
+        self._seen_moves = self.session.moves_played
+        self.refresh()
+
+    def hint(self) -> None:
+        self.session.request_hint()
+        self.refresh()
+
+    def move_now(self) -> None:
+        self.session.move_now()
+        self.refresh()
+
+    def toggle_analysis(self) -> None:
+        self.show_analysis.set(not self.show_analysis.get())
+        self.refresh()
+
+    def ask_save(self) -> None:
+        path = filedialog.asksaveasfilename(
+            parent=self.root,
+            title="Save game",
+            defaultextension=".json",
+            filetypes=SAVE_FILE_TYPES,
+        )
+        if path:
+            self.save_to(path)
+
+    def ask_load(self) -> None:
+        path = filedialog.askopenfilename(
+            parent=self.root, title="Load game", filetypes=SAVE_FILE_TYPES
+        )
+        if path:
+            self.load_from(path)
+
+    def save_to(self, path: str) -> bool:
+        """Save as the terminal's JSON; a failure is shown in the status bar."""
+        try:
+            self.session.save(path)
+        except SaveFileError as error:
+            self.session.note = str(error)
+            self.refresh()
+            return False
+        self.refresh()
+        return True
+
+    def load_from(self, path: str) -> bool:
+        """Load a saved game; a failure is shown in the status bar and changes nothing."""
+        try:
+            self.session.load(path)
+        except SaveFileError as error:
+            self.session.note = str(error)
+            self.refresh()
+            return False
+        self._new_board()
+        return True
+
+    def quit(self) -> None:
+        """Close now, even mid-search: the search is stopped and its thread is a daemon."""
+        if self.closed:
+            return
+        self.closed = True
+        self.session.shutdown()
+        if self._poll_id is not None:
+            self.root.after_cancel(self._poll_id)
+        if self._redraw_pending is not None:
+            self.root.after_cancel(self._redraw_pending)
+        self.root.destroy()
+
+    def run(self) -> int:
+        """Show the window until it is closed; the exit code."""
+        self.root.mainloop()
+        if not self.closed:
+            self.quit()
+        return 0
+
+    # --- drawing -----------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Redraw the board and the status lines after a change."""
+        if self.closed:
+            return
+        if self.session.moves_played > self._seen_moves:
+            self.view.moved(self.session.match.state)
+        self._seen_moves = self.session.moves_played
+        self.redraw()
+        self._update_status()
+
+    def redraw(self) -> None:
+        if self.closed:
+            return
+        self.view.draw(self.session.match.state, self.overlay())
+        if self.view.animating and self._redraw_pending is None:
+            self._redraw_pending = self.root.after(theme.DROP_FRAME_MS, self._animate)
+
+    def _animate(self) -> None:
+        self._redraw_pending = None
+        self.redraw()
+
+    def overlay(self) -> Overlay:
+        session = self.session
+        analysis = session.analysis(include_last_ai=self.show_analysis.get())
+        hint = analysis.result.move if analysis is not None and analysis.is_hint else None
+        shown = analysis if self.show_analysis.get() else None
+        return Overlay(
+            hint=hint,
+            analysis=shown,
+            show_numbers=self.show_numbers.get(),
+            forbidden=self.forbidden_points() if self.show_forbidden.get() else {},
+            hover=self.hover,
+            can_play=session.can_click(),
+        )
+
+    def forbidden_points(self) -> dict[Move, str]:
+        """Black's forbidden points while black is to move in Renju (cached per position)."""
+        state = self.session.match.state
+        if not isinstance(state, Gomoku) or state.rule is not Rule.RENJU:
+            return {}
+        if state.to_move != 0 or state.is_over():
+            return {}
+        cached = self._forbidden_cache
+        if cached is not None and cached[:2] == (state.key, state.ply):
+            return cached[2]
+        points = state.forbidden_points()
+        self._forbidden_cache = (state.key, state.ply, points)
+        return points
+
+    def _update_status(self) -> None:
+        session = self.session
+        self.turn_text.set(session.turn_text())
+        self.note_text.set(session.note)
+        self.clock_text.set(session.clock_text())
+        title = GAME_TITLES[session.match.game]
+        info = f"{title}: {session.mode_text()}"
+        state = session.match.state
+        if isinstance(state, Gomoku):
+            info += f" — {state.rule.value}, {state.size}x{state.size}"
+        analysis = session.analysis() if self.show_analysis.get() else None
+        if analysis is not None:
+            result = analysis.result
+            words = []
+            probe = analysis.base.copy()
+            for move in result.pv[:PV_WORDS]:
+                try:
+                    words.append(probe.format_move(move))
+                    probe.play(move)
+                except ValueError:
+                    break
+            source = "hint" if analysis.is_hint else "last AI move"
+            info += (
+                f"\nAnalysis ({source}): depth {result.depth}, {result.nodes:,} nodes, "
+                f"score {describe(result.score, solved=result.solved)}; line {' '.join(words)}"
+            )
+        self.info_text.set(info)
+        thinking = session.thinking
+        self.buttons["move_now"].state(["!disabled"] if thinking else ["disabled"])
+
+
+def run_app(settings: GameSettings | None = None, *, seed: int | None = None) -> int:
+    """Open the window and play until it is closed."""
+    return DesktopApp(settings, seed=seed).run()
