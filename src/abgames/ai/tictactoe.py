@@ -18,7 +18,7 @@ CELL_PREFERENCE = (4, 0, 2, 6, 8, 1, 3, 5, 7)
 _RANK = {cell: rank for rank, cell in enumerate(CELL_PREFERENCE)}
 
 #: Plies searched per level; 9 reaches the end of every game.
-LEVEL_DEPTHS = {"easy": 1, "medium": 2, "hard": 9, "perfect": 9}
+LEVEL_DEPTHS = {"easy": 1, "medium": 3, "hard": 9, "perfect": 9}
 
 
 class TicTacToeEvaluation(Evaluation):

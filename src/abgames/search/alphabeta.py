@@ -199,9 +199,13 @@ class AlphaBeta:
             best_move = self._rng.choice(equals)
             if best_move != best_pv[0]:
                 best_pv = [best_move]
-        solved = self._horizon_leaves == horizon_before
+        # Exact to the end of the game: no leaf met the horizon, or a win/loss is proven.
+        solved = self._horizon_leaves == horizon_before or scores.is_decisive(alpha)
         if self.options.transposition_table:
-            self.table.store(state.key, Entry(depth, alpha, Bound.EXACT, best_move, not solved))
+            self.table.store(
+                state.key,
+                Entry(depth, alpha, Bound.EXACT, best_move, self._horizon_leaves != horizon_before),
+            )
             best_pv = self._extend_from_table(state, best_pv, depth)
         return SearchResult(
             move=best_move,
@@ -277,7 +281,9 @@ class AlphaBeta:
             entry = self.table.get(state.key)
             if entry is not None:
                 tt_move = entry.move
-                if entry.depth >= depth:
+                # A deeper entry would change the value of a depth-limited search; it is
+                # used only when its subtree reached no horizon (its value is exact).
+                if entry.depth == depth or (entry.depth > depth and not entry.horizon):
                     stored = scores.to_root_relative(entry.score, ply)
                     usable = (
                         entry.bound == Bound.EXACT

@@ -17,7 +17,8 @@ class SearchResult:
     when ``root_scores_exact`` is true, otherwise only the best one is exact and
     the others are upper bounds (alpha-beta proved them no better).
     ``solved`` means the score is exact to the end of the game: no leaf was cut
-    off by the depth horizon.
+    off by the depth horizon, or the score is a proven win or loss (iterative
+    deepening finds the shortest win first).
     """
 
     move: Move | None

@@ -1,0 +1,1 @@
+"""Scripts that print figures; none passes or fails on time."""

@@ -1,0 +1,234 @@
+"""Terminal sessions through a pipe: whole games, every command, every bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ENV = {**os.environ, "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
+
+
+def run_abgames(
+    args: list[str], script: str, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "abgames", *args],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=ENV,
+    )
+
+
+def assert_clean(result: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in result.stdout + result.stderr
+    assert result.returncode == 0, result.stderr
+
+
+def test_tictactoe_full_games_between_humans() -> None:
+    won = run_abgames(["play", "tictactoe", "--mode", "human-human"], "a1\nb1\na2\nb2\na3\n")
+    assert_clean(won)
+    assert "X wins: a1 a2 a3." in won.stdout
+    drawn = run_abgames(
+        ["play", "tictactoe", "--mode", "human-human"], "b2\na1\nc3\na3\na2\nc2\nb1\nb3\nc1\n"
+    )
+    assert_clean(drawn)
+    assert "The game is a draw." in drawn.stdout
+
+
+def test_tictactoe_against_the_perfect_ai_never_wins() -> None:
+    # Try every cell in turn; taken cells are refused and the next is tried.
+    script = "\n".join(["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"] * 2) + "\n"
+    result = run_abgames(["play", "tictactoe", "--level", "perfect"], script)
+    assert_clean(result)
+    assert "X wins" not in result.stdout
+    assert "is already taken." in result.stdout
+    assert "The game is a draw." in result.stdout or "O (AI, perfect) wins" in result.stdout
+    assert "O (AI) plays" in result.stdout and "depth" in result.stdout and "nodes" in result.stdout
+
+
+def test_tictactoe_ai_against_ai_plays_to_a_draw() -> None:
+    result = run_abgames(["play", "tictactoe", "--mode", "ai-ai"], "quit\n")
+    assert_clean(result)
+    assert "The game is a draw." in result.stdout
+    assert result.stdout.count("(AI) plays") == 9
+
+
+def test_connect4_full_game_between_humans() -> None:
+    result = run_abgames(
+        ["play", "connect4", "--mode", "human-human"], "1\n2\n1\n2\n1\n2\n1\nquit\n"
+    )
+    assert_clean(result)
+    assert "Red wins" in result.stdout
+
+
+def test_connect4_against_the_ai_to_the_end() -> None:
+    script = "\n".join(["4", "3", "5", "2", "6", "1", "7"] * 8) + "\nquit\n"
+    result = run_abgames(["play", "connect4", "--level", "easy"], script)
+    assert_clean(result)
+    assert "game over>" in result.stdout
+
+
+def test_gomoku_full_game_between_humans() -> None:
+    script = "h8\na1\nj8\na2\nk8\na3\nl8\na4\ni8\nquit\n"
+    result = run_abgames(["play", "gomoku", "--mode", "human-human"], script)
+    assert_clean(result)
+    assert "Black wins: h8 i8 j8 k8 l8." in result.stdout
+
+
+def test_gomoku_against_the_ai_to_the_end() -> None:
+    points = [f"{c}{r}" for r in range(1, 8) for c in "abcdefg"]
+    result = run_abgames(
+        ["play", "gomoku", "--level", "easy", "--size", "9"], "\n".join(points) + "\nquit\n"
+    )
+    assert_clean(result)
+    assert "game over>" in result.stdout  # the game reached its end
+
+
+def test_every_bad_input_gets_one_line_and_a_new_prompt() -> None:
+    script = "\n".join(
+        [
+            "",  # empty line
+            "garbage!",
+            "10",  # out of range
+            "d1",
+            "b2",
+            "b2",  # occupied
+            "save",  # missing file name
+            "load",
+            "load /no/such/file.json",
+        ]
+    )
+    result = run_abgames(["play", "tictactoe", "--mode", "human-human"], script + "\n")
+    assert_clean(result)
+    out = result.stdout
+    assert "Type a move or a command" in out
+    assert "'garbage!' is not a cell" in out
+    assert "'10' is not a cell" in out
+    assert "'d1' is not a cell" in out
+    assert "b2 is already taken." in out
+    assert "Name a file: save FILE." in out
+    assert "there is no file /no/such/file.json; the current game goes on." in out
+    assert out.rstrip().endswith("Bye.")  # end of input leaves cleanly
+
+
+def test_connect4_full_column_and_move_after_the_end() -> None:
+    script = "4\n4\n4\n4\n4\n4\n4\n9\nx\n1\n2\n1\n2\n1\n2\n1\n3\nundo\nquit\n"
+    result = run_abgames(["play", "connect4", "--mode", "human-human"], script)
+    assert_clean(result)
+    out = result.stdout
+    assert "column 4 is full." in out
+    assert "column 9 is off the board (1..7)." in out
+    assert "'x' is not a column" in out
+    assert "The game is over: type new, undo, save FILE or quit." in out
+    assert "Took back 1." in out
+
+
+def test_gomoku_errors() -> None:
+    result = run_abgames(
+        ["play", "gomoku", "--mode", "human-human"], "k16\nh8\nh8\n7,7\n99,1\nquit\n"
+    )
+    assert_clean(result)
+    assert "k16 is off the 15x15 board." in result.stdout
+    assert "h8 is already taken." in result.stdout
+    assert "99,1 is off the 15x15 board." in result.stdout
+
+
+def test_hint_why_undo_help_new() -> None:
+    script = "why\nb2\nhint\nwhy\nundo\nhelp\nnew\nquit\n"
+    result = run_abgames(["play", "tictactoe", "--level", "perfect"], script)
+    assert_clean(result)
+    out = result.stdout
+    assert "No AI move has been played yet." in out
+    assert "Hint: " in out and "score draw" in out
+    assert "The AI played" in out and "Expected line:" in out and "Best candidates:" in out
+    assert "Took back b2" in out
+    assert "save FILE" in out  # help text
+    assert "New game." in out
+
+
+def test_save_then_load_in_a_new_session(tmp_path: Path) -> None:
+    path = tmp_path / "saved.json"
+    first = run_abgames(
+        ["play", "connect4", "--mode", "human-human"], f"4\n5\n4\nsave {path}\nquit\n"
+    )
+    assert_clean(first)
+    assert f"Saved to {path}." in first.stdout
+    record = json.loads(path.read_text())
+    assert record["moves"] == ["4", "5", "4"]
+    second = run_abgames(
+        ["play", "tictactoe", "--mode", "human-human"], f"load {path}\n4\n4\nquit\n"
+    )
+    assert_clean(second)
+    assert "Loaded" in second.stdout and "connect4, 3 moves played" in second.stdout
+    assert "Red wins" not in second.stdout
+
+
+def test_corrupt_and_foreign_files_keep_the_current_game(tmp_path: Path) -> None:
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text('{"format": "abgames-game", "vers')
+    foreign = tmp_path / "foreign.json"
+    foreign.write_text(json.dumps({"name": "something else"}))
+    script = f"b2\nload {corrupt}\nload {foreign}\nb2\nquit\n"
+    result = run_abgames(["play", "tictactoe", "--mode", "human-human"], script)
+    assert_clean(result)
+    out = result.stdout
+    assert "is not a saved game (bad JSON" in out and "the current game goes on." in out
+    assert "this is not an abgames save file; the current game goes on." in out
+    assert "b2 is already taken." in out  # the game was kept
+
+
+def test_bad_command_line_options() -> None:
+    result = run_abgames(["play", "gomoku", "--level", "perfect"], "")
+    assert result.returncode == 2
+    assert "gomoku has no level 'perfect'" in result.stderr
+    assert "Traceback" not in result.stderr
+    result = run_abgames(["play", "tictactoe", "--size", "9"], "")
+    assert result.returncode == 2 and "--size does not apply to tictactoe" in result.stderr
+    result = run_abgames(["play", "gomoku", "--size", "40"], "")
+    assert result.returncode == 2 and "5..22" in result.stderr
+
+
+def test_menu_sets_up_a_game() -> None:
+    # game 3 (gomoku), mode 2 (human-human), rule standard, size 9, then a move and quit.
+    result = run_abgames([], "3\n2\nstandard\n9\ne5\nquit\n")
+    assert_clean(result)
+    assert "a b c d e f g h i" in result.stdout
+    assert "Move 2: White (human) to move." in result.stdout
+
+
+def test_menu_rejects_bad_choices() -> None:
+    result = run_abgames([], "7\nchess\n1\n\n\n\n")
+    assert_clean(result)
+    assert result.stdout.count("Please choose one of") == 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_at_the_prompt_leaves_cleanly() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "abgames", "play", "tictactoe"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    assert process.stdout is not None
+    # Wait for the first prompt, then interrupt.
+    deadline = time.monotonic() + 60
+    seen = ""
+    while "X> " not in seen and time.monotonic() < deadline:
+        seen += process.stdout.read(1)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert "Traceback" not in out + err
+    assert process.returncode == 0
+    assert "Bye." in out
