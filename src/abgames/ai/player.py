@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 
@@ -30,6 +31,20 @@ class AIPlayer(ABC):
     def stop(self) -> None:
         """Ask a running ``think`` to finish with its best answer so far."""
 
+    def think_within(self, state: GameState, seconds: float) -> Iterator[SearchResult]:
+        """``think`` under a hard time budget: ``stop()`` is called when ``seconds`` pass.
+
+        Players whose search takes a time limit itself override this to plan their
+        iterations within the budget.
+        """
+        timer = threading.Timer(max(0.0, seconds), self.stop)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield from self.think(state)
+        finally:
+            timer.cancel()
+
     def choose(self, state: GameState) -> SearchResult:
         """The final result of ``think``: the move this player plays."""
         last: SearchResult | None = None
@@ -50,6 +65,13 @@ class SearchPlayer(AIPlayer):
 
     def think(self, state: GameState) -> Iterator[SearchResult]:
         yield from self.engine.search(state.copy(), self.limit)
+
+    def think_within(self, state: GameState, seconds: float) -> Iterator[SearchResult]:
+        """The level's own limit, with its time capped at ``seconds``."""
+        own = self.limit.time
+        budget = seconds if own is None else min(own, seconds)
+        limit = Limit(depth=self.limit.depth, time=max(0.0, budget), nodes=self.limit.nodes)
+        yield from self.engine.search(state.copy(), limit)
 
     def stop(self) -> None:
         self.engine.stop()
