@@ -10,6 +10,7 @@ import pytest
 
 from abgames.ai.tictactoe import TicTacToeEvaluation, make_player
 from abgames.games import IllegalMoveError, NotationError, TicTacToe
+from abgames.games.tictactoe import LINES
 from abgames.search import AlphaBeta, Limit, SearchOptions, minimax
 from abgames.search.score import DRAW, WIN
 
@@ -44,16 +45,7 @@ def exact_value(cells: tuple[int | None, ...], to_move: int) -> int:
     state.to_move = to_move
     state.moves = [c for c in range(9) if cells[c] is not None]
     # Recompute the outcome from the board alone.
-    for line in (
-        (0, 1, 2),
-        (3, 4, 5),
-        (6, 7, 8),
-        (0, 3, 6),
-        (1, 4, 7),
-        (2, 5, 8),
-        (0, 4, 8),
-        (2, 4, 6),
-    ):
+    for line in LINES:
         marks = {cells[i] for i in line}
         if len(marks) == 1 and None not in marks:
             return -WIN  # the previous player completed a line: the side to move has lost

@@ -83,6 +83,9 @@ class GameState(ABC):
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
+        self.to_move = FIRST
+        self.key = 0
+        self._outcome: Outcome | None = None
 
     # --- rules -----------------------------------------------------------------
     @abstractmethod
@@ -97,13 +100,23 @@ class GameState(ABC):
     def undo(self) -> Move:
         """Take back the last move and return it."""
 
-    @abstractmethod
     def outcome(self) -> Outcome | None:
         """``None`` while the game runs; the result once it is over."""
+        return self._outcome
 
-    @abstractmethod
     def copy(self) -> Self:
         """An independent state equal to this one, history included."""
+        clone = type(self)(**self.options())
+        clone.moves = self.moves.copy()
+        clone.to_move = self.to_move
+        clone.key = self.key
+        clone._outcome = self._outcome
+        self._copy_stones_into(clone)
+        return clone
+
+    @abstractmethod
+    def _copy_stones_into(self, clone: Self) -> None:
+        """Give ``clone`` (an empty state of the same variant) copies of the stones."""
 
     @abstractmethod
     def compute_key(self) -> int:

@@ -61,9 +61,6 @@ class ConnectFour(GameState):
         self.stride = height + 1
         self.heights = [0] * width
         self.discs = [0, 0]  # bitboard of each player's discs
-        self.to_move = 0
-        self.key = 0
-        self._outcome: Outcome | None = None
         # Columns from the centre outwards: the order search tries them in.
         self.centre_order = sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c))
 
@@ -143,18 +140,9 @@ class ConnectFour(GameState):
                         return tuple(c * self.stride + r for c, r in cells)
         return ()
 
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    def copy(self) -> Self:
-        clone = type(self)(self.width, self.height)
+    def _copy_stones_into(self, clone: Self) -> None:
         clone.heights = self.heights.copy()
         clone.discs = self.discs.copy()
-        clone.moves = self.moves.copy()
-        clone.to_move = self.to_move
-        clone.key = self.key
-        clone._outcome = self._outcome
-        return clone
 
     def compute_key(self) -> int:
         key = 0

@@ -70,9 +70,6 @@ class Gomoku(GameState):
             raise ValueError(f"unknown Gomoku rule {rule!r}: choose {choices}") from None
         self.size = size
         self.board = bytearray(size * size)
-        self.to_move = 0
-        self.key = 0
-        self._outcome: Outcome | None = None
 
     def options(self) -> dict[str, object]:
         options: dict[str, object] = {}
@@ -206,17 +203,8 @@ class Gomoku(GameState):
                 return tuple(sorted(line))
         return ()
 
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    def copy(self) -> Self:
-        clone = type(self)(self.size, self.rule)
+    def _copy_stones_into(self, clone: Self) -> None:
         clone.board = self.board.copy()
-        clone.moves = self.moves.copy()
-        clone.to_move = self.to_move
-        clone.key = self.key
-        clone._outcome = self._outcome
-        return clone
 
     def compute_key(self) -> int:
         key = 0

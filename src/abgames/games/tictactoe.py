@@ -60,9 +60,6 @@ class TicTacToe(GameState):
     def __init__(self) -> None:
         super().__init__()
         self.cells: list[Player | None] = [None] * CELLS
-        self.to_move = 0
-        self.key = 0
-        self._outcome: Outcome | None = None
 
     def options(self) -> dict[str, object]:
         return {}
@@ -107,17 +104,8 @@ class TicTacToe(GameState):
             return Outcome(None)
         return None
 
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    def copy(self) -> Self:
-        clone = type(self)()
+    def _copy_stones_into(self, clone: Self) -> None:
         clone.cells = self.cells.copy()
-        clone.moves = self.moves.copy()
-        clone.to_move = self.to_move
-        clone.key = self.key
-        clone._outcome = self._outcome
-        return clone
 
     def compute_key(self) -> int:
         key = 0
