@@ -189,15 +189,37 @@ class Session:
         match = self.match
         name = match.state.player_names[match.state.to_move]
         try:
-            result = match.ai_move()
+            result = match.ai_move(on_progress=self.progress_reporter())
         except KeyboardInterrupt:
             match.stop_thinking()
             self.console.say()
             raise Quit from None
+        self.clear_progress()
         assert result.move is not None
         played = match.state.format_move(result.move)
         self.console.say(f"{name} (AI) plays {played}: {format_result(match, result)}")
         self.show_board()
+
+    def progress_reporter(self) -> Callable[[SearchResult], None] | None:
+        """On a terminal, a callback that shows each completed depth on one line."""
+        output = self.console.output
+        if not output.isatty():
+            return None
+        state = self.match.state
+
+        def report(result: SearchResult) -> None:
+            best = "-" if result.move is None else state.format_move(result.move)
+            output.write(
+                f"\r\033[K  thinking: depth {result.depth}, best {best}, "
+                f"{result.nodes:,} nodes, {result.elapsed:.1f} s"
+            )
+            output.flush()
+
+        return report
+
+    def clear_progress(self) -> None:
+        if self.console.output.isatty():
+            self.console.output.write("\r\033[K")
 
     def prompt_once(self) -> None:
         match = self.match
