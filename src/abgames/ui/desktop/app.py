@@ -66,6 +66,7 @@ class DesktopApp:
         self.note_text = tk.StringVar(self.root, "")
         self.clock_text = tk.StringVar(self.root, "")
         self.info_text = tk.StringVar(self.root, "")
+        self.analysis_text = tk.StringVar(self.root, "")
         self.hover: tuple[float, float] | None = None
         self.dialog: NewGameDialog | None = None
         self._forbidden_cache: tuple[int, int, dict[Move, str]] | None = None
@@ -134,6 +135,9 @@ class DesktopApp:
             )
         ttk.Label(info, textvariable=self.info_text, anchor="w").pack(
             side=tk.LEFT, fill=tk.X, expand=True
+        )
+        ttk.Label(root, textvariable=self.analysis_text, padding=(8, 0), anchor="w").pack(
+            side=tk.TOP, fill=tk.X
         )
         status = ttk.Frame(root, padding=(8, 3))
         status.pack(side=tk.BOTTOM, fill=tk.X)
@@ -377,10 +381,12 @@ class DesktopApp:
                 except ValueError:
                     break
             source = "hint" if analysis.is_hint else "last AI move"
-            info += (
-                f"\nAnalysis ({source}): depth {result.depth}, {result.nodes:,} nodes, "
+            self.analysis_text.set(
+                f"Analysis ({source}): depth {result.depth}, {result.nodes:,} nodes, "
                 f"score {describe(result.score, solved=result.solved)}; line {' '.join(words)}"
             )
+        else:
+            self.analysis_text.set("")
         self.info_text.set(info)
         thinking = session.thinking
         self.buttons["move_now"].state(["!disabled"] if thinking else ["disabled"])

@@ -1,0 +1,177 @@
+"""The desktop window's game session, without a window: reset, undo, stale searches."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from abgames.ai.player import AIPlayer
+from abgames.match import AI, HUMAN
+from abgames.ui import desktop
+from abgames.ui.desktop.controller import Clocks, GameSession, GameSettings, settings_of
+from desktop_support import EndlessPlayer, endless_factory
+
+WAIT_S = 10.0
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def wait(session: GameSession, until: object) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not until():  # type: ignore[operator]
+        assert time.monotonic() < deadline, session.turn_text()
+        session.poll()
+        time.sleep(0.002)
+
+
+def test_clocks_run_for_one_player_at_a_time() -> None:
+    clock = FakeClock()
+    clocks = Clocks(clock)
+    clocks.start(0)
+    clock.now += 5
+    clocks.start(1)
+    clock.now += 2
+    assert (clocks.read(0), clocks.read(1)) == (5, 2)
+    clocks.stop()
+    clock.now += 10
+    assert (clocks.read(0), clocks.read(1)) == (5, 2)
+    clocks.reset()
+    assert (clocks.read(0), clocks.read(1), clocks.running) == (0, 0, None)
+
+
+def test_a_new_game_resets_every_piece_of_state() -> None:
+    clock = FakeClock()
+    players: list[EndlessPlayer] = []
+
+    def factory(game: str, level: str, seed: int | None) -> AIPlayer:
+        players.append(EndlessPlayer(level))
+        return players[-1]
+
+    session = GameSession(
+        GameSettings("connect4", "human-ai", first=AI, level="easy"),
+        player_factory=factory,
+        now=clock,
+    )
+    # Get into a messy state: moves played, clocks used, a search running, a note.
+    wait(session, lambda: session.progress is not None)
+    clock.now += 7
+    assert session.move_now()
+    wait(session, lambda: session.match.state.ply == 1)
+    assert session.click(3)
+    clock.now += 3
+    wait(session, lambda: session.thinking and session.progress is not None)
+    session.click(0)  # refused while the AI thinks: leaves a note
+    assert session.note
+    old_generation = session.generation
+
+    session.new_game(GameSettings("tictactoe", "human-human"))
+
+    assert session.match.game == "tictactoe"
+    assert session.settings.mode == "human-human"
+    assert [seat.kind for seat in session.match.seats] == [HUMAN, HUMAN]
+    assert session.match.state.ply == 0 and session.match.state.to_move == 0
+    assert session.game_over is False
+    assert (session.clocks.read(0), session.clocks.read(1)) == (0, 0)
+    assert session.clocks.running == 0
+    assert session.progress is None and session.hint is None and session.note == ""
+    assert session.moves_played == 0
+    assert session.generation > old_generation
+    assert not session.thinking
+    # The old search's result arrives later and must be ignored.
+    deadline = time.monotonic() + 0.3
+    while time.monotonic() < deadline:
+        session.poll()
+    assert session.match.state.ply == 0
+
+
+def test_a_new_game_after_a_finished_one_clears_the_game_over_flag() -> None:
+    session = GameSession(GameSettings("tictactoe", "human-human"))
+    for move in (0, 3, 1, 4, 2):
+        assert session.click(move)
+    assert session.game_over and session.clocks.running is None
+    assert not session.click(8) and "over" in session.note
+    session.new_game()
+    assert not session.game_over and session.match.state.ply == 0
+    assert session.clocks.running == 0
+
+
+def test_undo_while_the_ai_thinks_discards_its_search() -> None:
+    session = GameSession(
+        GameSettings("tictactoe", "human-ai", level="easy"), player_factory=endless_factory
+    )
+    assert session.click(4)
+    wait(session, lambda: session.progress is not None)
+    assert session.undo()
+    assert session.match.state.ply == 0 and not session.thinking
+    deadline = time.monotonic() + 0.3
+    while time.monotonic() < deadline:
+        session.poll()
+    assert session.match.state.ply == 0  # the stopped search's move was dropped
+
+
+def test_undo_against_the_ai_takes_back_the_pair() -> None:
+    session = GameSession(GameSettings("connect4", "human-ai", level="easy"), seed=1)
+    assert session.click(3)
+    wait(session, lambda: session.match.state.ply == 2)
+    assert session.undo()
+    assert session.match.state.ply == 0
+    assert session.match.state.to_move == 0 and session.can_click()
+
+
+def test_hint_is_for_the_current_position_only() -> None:
+    session = GameSession(GameSettings("tictactoe", "human-human"))
+    assert session.request_hint()
+    wait(session, lambda: session.hint is not None)
+    analysis = session.analysis()
+    assert analysis is not None and analysis.is_hint
+    assert session.click(0 if session.hint.move != 0 else 1)  # type: ignore[union-attr]
+    assert session.hint is None and session.analysis(include_last_ai=False) is None
+
+
+def test_settings_are_checked_and_recovered_from_a_loaded_match() -> None:
+    with pytest.raises(ValueError, match="no level"):
+        GameSettings("tictactoe", level="hard-ish")
+    with pytest.raises(ValueError, match="mode"):
+        GameSettings("tictactoe", mode="robot-wars")
+    settings = GameSettings("gomoku", "human-ai", first=AI, level="easy", rule="renju", size=9)
+    session = GameSession(settings, player_factory=endless_factory)
+    assert settings_of(session.match) == settings
+    session.shutdown()
+
+
+def test_gui_wanted_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISPLAY", ":12345")
+    monkeypatch.setenv("ABGAMES_UI", "terminal")
+    assert not desktop.gui_wanted()
+    monkeypatch.setenv("ABGAMES_UI", "gui")
+    assert desktop.gui_wanted() == desktop.display_available()
+    monkeypatch.delenv("ABGAMES_UI")
+    monkeypatch.setattr(sys, "stdin", None)
+    assert not desktop.gui_wanted()
+    if sys.platform.startswith("linux"):
+        monkeypatch.delenv("DISPLAY")
+        monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+        assert not desktop.display_available()
+
+
+def test_gui_command_without_a_display_explains_itself() -> None:
+    env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp"}
+    completed = subprocess.run(
+        [sys.executable, "-m", "abgames", "gui", "connect4"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert "no display" in completed.stderr
