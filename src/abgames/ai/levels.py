@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from abgames.ai.connect4 import heuristic as connect4_heuristic
-from abgames.ai.gomoku import starter as gomoku_starter
+from abgames.ai.gomoku import player as gomoku_player
 from abgames.ai.player import AIPlayer
 from abgames.ai.tictactoe import make_player as tictactoe_player
 from abgames.games.base import GameState
@@ -16,19 +16,19 @@ PlayerFactory = Callable[[str, "int | None"], AIPlayer]
 LEVELS: dict[str, tuple[str, ...]] = {
     "tictactoe": ("easy", "medium", "hard", "perfect"),
     "connect4": ("easy", "medium", "hard"),
-    "gomoku": ("easy", "medium", "hard"),
+    "gomoku": ("easy", "medium", "hard", "max", "classic"),
 }
 
 DEFAULT_LEVEL: dict[str, str] = {
     "tictactoe": "perfect",
     "connect4": "hard",
-    "gomoku": "medium",
+    "gomoku": "hard",
 }
 
 _FACTORIES: dict[str, PlayerFactory] = {
     "tictactoe": tictactoe_player,
     "connect4": connect4_heuristic.make_player,
-    "gomoku": gomoku_starter.make_player,
+    "gomoku": gomoku_player.make_player,
 }
 
 

@@ -1,0 +1,427 @@
+# mypy: disable-error-code="no-any-return,untyped-decorator,misc,call-overload,no-untyped-call"
+# (numba kernels: the decorators and numpy scalars are untyped for mypy)
+"""The engine's board: flat arrays with incremental line patterns (numba kernels).
+
+Points live on a padded grid of width ``W = size + 2 * REACH``: a point (x, y) of
+the game is cell ``(y + REACH) * W + x + REACH`` here, and the ``REACH``-wide frame
+around the board holds walls, so a line read never runs off the array. The four
+directions are the cell offsets ``1, W, W + 1, W - 1``.
+
+For every cell and direction ``keys`` holds the 20-bit code of the ten points
+around it on that line; ``play``/``undo`` change only the keys of the 40 cells a
+stone can see, and with them the pattern codes ``pattern[player, direction, cell]``
+(a table lookup), each cell's combined ``cell_value`` and the per-player pattern
+counts ``counts[player, code]`` (over empty cells) that the evaluation reads.
+Nothing is recomputed from scratch at a node.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, typeof, types
+
+from abgames.ai.gomoku import patterns as pt
+from abgames.ai.gomoku.weights import (
+    CELL_DOUBLE_FOUR,
+    CELL_DOUBLE_THREE,
+    CELL_FIVE,
+    CELL_FOUR_THREE,
+    CELL_STRAIGHT_FOUR,
+    ORDER_WEIGHTS,
+)
+from abgames.games.gomoku import Gomoku, Rule
+
+REACH = pt.REACH
+EMPTY = 0
+WALL = 3
+MAX_MOVES = 22 * 22 + 1
+
+# Indexes into ``Board.info``.
+I_SIZE = 0
+I_WIDTH = 1
+I_TO_MOVE = 2
+I_PLY = 3
+I_HASH = 4
+I_RENJU = 5
+I_RULE = 6
+INFO_LEN = 8
+
+RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 2}
+
+# Forbidden kinds returned by ``forbidden``.
+NOT_FORBIDDEN = 0
+FORBIDDEN_DOUBLE_THREE = 1
+FORBIDDEN_DOUBLE_FOUR = 2
+FORBIDDEN_OVERLINE = 3
+FORBIDDEN_NAMES = {1: "double_three", 2: "double_four", 3: "overline"}
+
+
+class Board(NamedTuple):
+    """All the engine's per-position arrays (a NamedTuple so numba can take it whole)."""
+
+    cells: npt.NDArray[np.int8]  # EMPTY, 1 black, 2 white, WALL
+    keys: npt.NDArray[np.int32]  # [direction, cell] line key
+    pattern: npt.NDArray[np.int8]  # [player, direction, cell] pattern code
+    cell_value: npt.NDArray[np.int32]  # [player, cell] ordering value of playing there
+    counts: npt.NDArray[np.int32]  # [player, code] over empty cells and directions
+    near: npt.NDArray[np.int16]  # stones within two points (Chebyshev)
+    offsets: npt.NDArray[np.int64]  # the four direction offsets
+    stack: npt.NDArray[np.int32]  # moves played (cells)
+    zobrist: npt.NDArray[np.int64]  # [player, cell]
+    table: npt.NDArray[np.int8]  # [player, key] pattern table for the rule
+    info: npt.NDArray[np.int64]  # scalars, see I_*
+
+
+def _board_type() -> object:
+    """The numba type of a ``Board`` (for kernels compiled with explicit signatures)."""
+    dummy = Board(
+        cells=np.zeros(1, np.int8),
+        keys=np.zeros((1, 1), np.int32),
+        pattern=np.zeros((1, 1, 1), np.int8),
+        cell_value=np.zeros((1, 1), np.int32),
+        counts=np.zeros((1, 1), np.int32),
+        near=np.zeros(1, np.int16),
+        offsets=np.zeros(1, np.int64),
+        stack=np.zeros(1, np.int32),
+        zobrist=np.zeros((1, 1), np.int64),
+        table=np.zeros((1, 1), np.int8),
+        info=np.zeros(1, np.int64),
+    )
+    return typeof(dummy)
+
+
+#: Recursive kernels need explicit signatures: numba's on-disk cache loads
+#: type-inferred recursive functions wrongly when one calls another (a segfault).
+BOARD_TYPE = _board_type()
+
+
+def new_board(size: int, rule: Rule) -> Board:
+    """An empty engine board for ``size`` and ``rule``."""
+    width = size + 2 * REACH
+    count = width * width
+    rng = np.random.default_rng(0x60B0)
+    board = Board(
+        cells=np.full(count, WALL, np.int8),
+        keys=np.zeros((4, count), np.int32),
+        pattern=np.zeros((2, 4, count), np.int8),
+        cell_value=np.zeros((2, count), np.int32),
+        counts=np.zeros((2, pt.CODE_COUNT), np.int32),
+        near=np.zeros(count, np.int16),
+        offsets=np.array([1, width, width + 1, width - 1], np.int64),
+        stack=np.zeros(MAX_MOVES, np.int32),
+        zobrist=rng.integers(1, 2**62, size=(2, count), dtype=np.int64),
+        table=pattern_table_for(rule),
+        info=np.zeros(INFO_LEN, np.int64),
+    )
+    board.info[I_SIZE] = size
+    board.info[I_WIDTH] = width
+    board.info[I_RENJU] = 1 if rule is Rule.RENJU else 0
+    board.info[I_RULE] = RULE_CODES[rule]
+    _initialise(board)
+    return board
+
+
+def pattern_table_for(rule: Rule) -> npt.NDArray[np.int8]:
+    return pt.pattern_table(rule)
+
+
+def to_cell(board: Board, point: int) -> int:
+    """The engine cell of a game point ``y * size + x``."""
+    size = int(board.info[I_SIZE])
+    width = int(board.info[I_WIDTH])
+    return (point // size + REACH) * width + point % size + REACH
+
+
+def to_point(board: Board, cell: int) -> int:
+    size = int(board.info[I_SIZE])
+    width = int(board.info[I_WIDTH])
+    return (cell // width - REACH) * size + cell % width - REACH
+
+
+def load(board: Board, state: Gomoku) -> None:
+    """Make ``board`` hold ``state``'s stones (each in its own colour) and side to move.
+
+    Stones are placed in the order of ``state.moves``, which need not alternate
+    colours (a puzzle's set-up), then any stone not listed there.
+    """
+    while board.info[I_PLY] > 0:
+        undo(board)
+    listed = set(state.moves)
+    order = [*state.moves, *(p for p, s in enumerate(state.board) if s and p not in listed)]
+    for point in order:
+        board.info[I_TO_MOVE] = state.board[point] - 1
+        play(board, to_cell(board, point))
+    board.info[I_TO_MOVE] = state.to_move
+
+
+@njit(cache=True, nogil=True)
+def _slot(k: int) -> int:
+    """The key slot of the point ``k`` steps along a line (k in -5..-1, 1..5)."""
+    return k + REACH if k < 0 else k + REACH - 1
+
+
+@njit(cache=True, nogil=True)
+def _initialise(board: Board) -> None:
+    size = board.info[I_SIZE]
+    width = board.info[I_WIDTH]
+    for y in range(size):
+        for x in range(size):
+            board.cells[(y + REACH) * width + x + REACH] = EMPTY
+    count = board.cells.shape[0]
+    for cell in range(count):
+        if board.cells[cell] != EMPTY:
+            continue
+        for d in range(4):
+            off = board.offsets[d]
+            key = 0
+            for k in range(-REACH, REACH + 1):
+                if k == 0:
+                    continue
+                if board.cells[cell + k * off] == WALL:
+                    key |= WALL << (2 * _slot(k))
+            board.keys[d, cell] = key
+            for p in range(2):
+                code = board.table[p, key]
+                board.pattern[p, d, cell] = code
+                board.counts[p, code] += 1
+        for p in range(2):
+            board.cell_value[p, cell] = _cell_value(board, p, cell)
+
+
+@njit(cache=True, nogil=True)
+def _cell_value(board: Board, player: int, cell: int) -> int:
+    """How good playing ``cell`` is for ``player``: pattern weights plus combinations."""
+    total = 0
+    fours = 0
+    threes = 0
+    for d in range(4):
+        code = board.pattern[player, d, cell]
+        if code == pt.F5:
+            return CELL_FIVE
+        if code == pt.F4:
+            total += CELL_STRAIGHT_FOUR
+        elif code == pt.D4:
+            fours += 2
+        elif code == pt.B4:
+            fours += 1
+        elif code == pt.F3:
+            threes += 1
+        total += ORDER_WEIGHTS[code]
+    if fours >= 2:
+        total += CELL_DOUBLE_FOUR
+    elif fours == 1 and threes >= 1:
+        total += CELL_FOUR_THREE
+    elif threes >= 2:
+        total += CELL_DOUBLE_THREE
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _update_line_cells(board: Board, cell: int, colour: int, sign: int) -> None:
+    """Add (sign 1) or remove (sign -1) ``colour`` at ``cell`` in its neighbours' keys."""
+    for d in range(4):
+        off = board.offsets[d]
+        for k in range(1, REACH + 1):
+            for side in (-1, 1):
+                other = cell + side * k * off
+                if board.cells[other] == WALL:
+                    continue
+                # ``cell`` lies -side*k steps from ``other``.
+                shift = 2 * _slot(-side * k)
+                board.keys[d, other] += sign * (colour << shift)
+                if board.cells[other] != EMPTY:
+                    continue
+                key = board.keys[d, other]
+                changed = False
+                for p in range(2):
+                    old = board.pattern[p, d, other]
+                    new = board.table[p, key]
+                    if old != new:
+                        board.counts[p, old] -= 1
+                        board.counts[p, new] += 1
+                        board.pattern[p, d, other] = new
+                        changed = True
+                if changed:
+                    for p in range(2):
+                        board.cell_value[p, other] = _cell_value(board, p, other)
+
+
+@njit(cache=True, nogil=True)
+def _count_cell(board: Board, cell: int, sign: int) -> None:
+    """Add or remove ``cell``'s own pattern codes from the counts."""
+    for p in range(2):
+        for d in range(4):
+            board.counts[p, board.pattern[p, d, cell]] += sign
+
+
+@njit(cache=True, nogil=True)
+def _update_near(board: Board, cell: int, sign: int) -> None:
+    width = board.info[I_WIDTH]
+    for dy in range(-2, 3):
+        for dx in range(-2, 3):
+            board.near[cell + dy * width + dx] += sign
+
+
+@njit(cache=True, nogil=True)
+def play(board: Board, cell: int) -> None:
+    """Put the side to move's stone on empty ``cell`` and pass the turn (no legality check)."""
+    player = board.info[I_TO_MOVE]
+    colour = player + 1
+    _count_cell(board, cell, -1)
+    board.cells[cell] = colour
+    _update_line_cells(board, cell, colour, 1)
+    _update_near(board, cell, 1)
+    board.info[I_HASH] ^= board.zobrist[player, cell]
+    board.stack[board.info[I_PLY]] = cell
+    board.info[I_PLY] += 1
+    board.info[I_TO_MOVE] = 1 - player
+
+
+@njit(cache=True, nogil=True)
+def undo(board: Board) -> int:
+    """Take back the last stone and return its cell."""
+    board.info[I_PLY] -= 1
+    cell = board.stack[board.info[I_PLY]]
+    colour = int(board.cells[cell])  # not from the turn: set-ups need not alternate
+    player = colour - 1
+    board.info[I_TO_MOVE] = player
+    board.info[I_HASH] ^= board.zobrist[player, cell]
+    _update_near(board, cell, -1)
+    board.cells[cell] = EMPTY
+    _update_line_cells(board, cell, colour, -1)
+    _count_cell(board, cell, 1)
+    return cell
+
+
+@njit(cache=True, nogil=True)
+def has_code(board: Board, player: int, cell: int, low: int, high: int) -> bool:
+    """Whether some direction's code at ``cell`` for ``player`` lies in [low, high]."""
+    for d in range(4):
+        code = board.pattern[player, d, cell]
+        if low <= code <= high:
+            return True
+    return False
+
+
+# --- Renju: the forbidden-point rule, ported from abgames.games.renju -----------------
+
+
+@njit(cache=True, nogil=True)
+def _black_run(cells: npt.NDArray[np.int8], cell: int, off: int) -> int:
+    count = 1
+    other = cell + off
+    while cells[other] == 1:
+        count += 1
+        other += off
+    other = cell - off
+    while cells[other] == 1:
+        count += 1
+        other -= off
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _fours_in_line(cells: npt.NDArray[np.int8], cell: int, off: int) -> int:
+    """Fours black ``cell`` (already placed) is part of along ``off``; straight four once."""
+    first = 99
+    last = -99
+    count = 0
+    for k in range(-4, 5):
+        if k == 0 or cells[cell + k * off] != EMPTY:
+            continue
+        if _black_run(cells, cell + k * off, off) != 5:
+            continue
+        step = 1 if k > 0 else -1
+        between = True
+        for j in range(step, k, step):
+            if cells[cell + j * off] != 1:
+                between = False
+        if between:
+            count += 1
+            first = min(first, k)
+            last = max(last, k)
+    if count == 2 and last - first == 5:
+        return 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _straight_four(cells: npt.NDArray[np.int8], cell: int, off: int) -> bool:
+    if _black_run(cells, cell, off) != 4:
+        return False
+    k = 1
+    while cells[cell + k * off] == 1:
+        k += 1
+    high = cell + k * off
+    low = cell + (k - 5) * off
+    return all(not (cells[end] != EMPTY or _black_run(cells, end, off) != 5) for end in (low, high))
+
+
+@njit(types.int64(types.int8[::1], types.int64[::1], types.int64), cache=True, nogil=True)
+def forbidden_kind_at(
+    cells: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64], cell: int
+) -> int:
+    """The Renju forbidden kind (``FORBIDDEN_*``) of black on empty ``cell`` (exact, recursive)."""
+    longest = 0
+    for d in range(4):
+        run = _black_run(cells, cell, offsets[d])
+        if run == 5:
+            return NOT_FORBIDDEN
+        longest = max(longest, run)
+    if longest > 5:
+        return FORBIDDEN_OVERLINE
+    cells[cell] = 1
+    fours = np.zeros(4, np.int64)
+    total = 0
+    for d in range(4):
+        fours[d] = _fours_in_line(cells, cell, offsets[d])
+        total += fours[d]
+    if total >= 2:
+        cells[cell] = EMPTY
+        return FORBIDDEN_DOUBLE_FOUR
+    threes = 0
+    for d in range(4):
+        if fours[d] != 0:
+            continue
+        off = offsets[d]
+        for k in range(-4, 5):
+            other = cell + k * off
+            if k == 0 or cells[other] != EMPTY:
+                continue
+            cells[other] = 1
+            straight = _straight_four(cells, cell, off)
+            cells[other] = EMPTY
+            if straight and forbidden_kind_at(cells, offsets, other) == NOT_FORBIDDEN:
+                threes += 1
+                break
+    cells[cell] = EMPTY
+    if threes >= 2:
+        return FORBIDDEN_DOUBLE_THREE
+    return NOT_FORBIDDEN
+
+
+@njit(cache=True, nogil=True)
+def forbidden(board: Board, cell: int) -> int:
+    """For black in Renju: the forbidden kind of ``cell``, screened by the pattern codes first."""
+    if board.info[I_RENJU] == 0:
+        return NOT_FORBIDDEN
+    fours = 0
+    threes = 0
+    for d in range(4):
+        code = board.pattern[0, d, cell]
+        if code == pt.F5:
+            return NOT_FORBIDDEN
+        if code == pt.OL:
+            fours += 100
+        elif code == pt.D4:
+            fours += 2
+        elif code == pt.B4 or code == pt.F4:
+            fours += 1
+        elif code == pt.F3:
+            threes += 1
+    if fours < 2 and threes < 2:
+        return NOT_FORBIDDEN
+    return forbidden_kind_at(board.cells, board.offsets, cell)

@@ -1,0 +1,250 @@
+"""The Gomoku engine: the numba kernels driven by iterative deepening and a clock.
+
+``GomokuEngine.search(state, limit)`` is a generator like the reference engine's:
+it first looks for a forced win (a five, then VCF, then VCT at the root), then
+yields one ``SearchResult`` per completed alpha-beta depth. A timer thread sets the
+kernels' stop flag at the deadline, and ``stop()`` sets it from any thread, so a
+search never runs past its budget by more than one check interval (~1 ms).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from abgames.ai.gomoku import board as nb
+from abgames.ai.gomoku import search as ks
+from abgames.games.gomoku import Gomoku, Rule
+from abgames.search.limit import Limit
+from abgames.search.result import SearchResult
+from abgames.search.score import WIN
+
+#: Once this share of the budget is used a new iteration is not started (it would
+#: cost several times the last one) unless the engine is told to use all its time.
+NEW_ITERATION_TIME_SHARE = 0.35
+#: Kept back from every time budget for the work around the kernels.
+SAFETY_MARGIN_SECONDS = 0.03
+#: Share of the time left in the game one move may use.
+GAME_TIME_SHARE = 0.08
+DEFAULT_MAX_DEPTH = 64
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """What a level switches on; depths of the solvers count attacker moves."""
+
+    beam: int = 14
+    threats: bool = True
+    leaf_vcf_depth: int = 4
+    leaf_vcf_nodes: int = 300
+    root_vcf_depth: int = 40
+    root_vcf_nodes: int = 300_000
+    root_vct_depth: int = 6
+    root_vct_nodes: int = 100_000
+    max_depth: int = DEFAULT_MAX_DEPTH
+    use_full_time: bool = False
+
+
+@dataclass(frozen=True)
+class SolverResult:
+    """A forced win found by ``solve``: attacker moves to the five and the line (points)."""
+
+    moves: int
+    line: tuple[int, ...]
+
+
+class GomokuEngine:
+    """One engine, many searches; tables persist between searches of one board shape."""
+
+    def __init__(self, settings: EngineSettings | None = None) -> None:
+        self.settings = settings or EngineSettings()
+        self._shape: tuple[int, Rule] | None = None
+        self.board: nb.Board | None = None
+        self.tables: ks.Tables | None = None
+        self._stop_event = threading.Event()
+
+    # --- set-up -----------------------------------------------------------------
+    def _prepare(self, state: Gomoku) -> tuple[nb.Board, ks.Tables]:
+        shape = (state.size, state.rule)
+        if self._shape != shape or self.board is None or self.tables is None:
+            self.board = nb.new_board(state.size, state.rule)
+            self.tables = ks.new_tables(self.board.cells.shape[0])
+            self._shape = shape
+        board, tables = self.board, self.tables
+        nb.load(board, state)
+        settings = self.settings
+        tables.config[ks.C_BEAM] = settings.beam
+        tables.config[ks.C_THREATS] = 1 if settings.threats else 0
+        tables.config[ks.C_LEAF_VCF] = settings.leaf_vcf_depth
+        tables.config[ks.C_LEAF_VCF_NODES] = settings.leaf_vcf_nodes
+        tables.stats[:] = 0
+        tables.stop[0] = 0
+        tables.killers[:] = -1
+        tables.history[:] //= 8
+        return board, tables
+
+    def stop(self) -> None:
+        """Ask a running search (in any thread) to finish with its best answer."""
+        self._stop_event.set()
+        if self.tables is not None:
+            self.tables.stop[0] = 1
+
+    def _point(self, cell: int) -> int:
+        assert self.board is not None
+        return nb.to_point(self.board, cell)
+
+    # --- solvers ----------------------------------------------------------------
+    def solve(
+        self, state: Gomoku, *, depth: int, threes: bool = False, nodes: int = 10_000_000
+    ) -> SolverResult | None:
+        """A win for the side to move by continuous fours (``threes``: and threes) within
+        ``depth`` attacker moves, or ``None`` if none was found within ``nodes``."""
+        board, tables = self._prepare(state)
+        tables.vcf_key[:] = 0
+        moves = ks.run_solver(board, tables, depth, nodes, threes)
+        if moves == 0:
+            return None
+        line = tuple(self._point(int(c)) for c in tables.pv[0, : tables.pv_length[0]])
+        return SolverResult(moves, line)
+
+    # --- search -----------------------------------------------------------------
+    def search(self, state: Gomoku, limit: Limit) -> Iterator[SearchResult]:
+        """Yield a result per completed depth; ``state`` is not changed.
+
+        ``limit.time`` is a hard budget (seconds); ``limit.nodes`` is checked between
+        iterations only. A finished game yields nothing.
+        """
+        if state.outcome() is not None:
+            return
+        start = time.perf_counter()
+        self._stop_event.clear()
+        board, tables = self._prepare(state)
+        timer: threading.Timer | None = None
+        budget = limit.time
+        if budget is not None:
+            budget = max(0.0, budget - SAFETY_MARGIN_SECONDS)
+            timer = threading.Timer(budget, self._time_up)
+            timer.daemon = True
+            timer.start()
+        try:
+            yield from self._search(state, board, tables, limit, start, budget)
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _time_up(self) -> None:
+        if self.tables is not None:
+            self.tables.stop[0] = 1
+
+    def _result(self, start: float, tables: ks.Tables, **fields: object) -> SearchResult:
+        return SearchResult(
+            nodes=int(tables.stats[ks.S_NODES] + tables.stats[ks.S_VCF_NODES]),
+            elapsed=time.perf_counter() - start,
+            cutoffs=int(tables.stats[ks.S_CUTOFFS]),
+            tt_hits=int(tables.stats[ks.S_TT_HITS]),
+            **fields,  # type: ignore[arg-type]
+        )
+
+    def _search(
+        self,
+        state: Gomoku,
+        board: nb.Board,
+        tables: ks.Tables,
+        limit: Limit,
+        start: float,
+        budget: float | None,
+    ) -> Iterator[SearchResult]:
+        settings = self.settings
+        root = np.zeros(ks.MAX_MOVES, np.int32)
+        count = ks.root_candidates(board, tables, root)
+        if count == 0:  # only forbidden points near the stones: any legal point
+            legal = state.legal_moves()
+            move = legal[0]
+            yield self._result(start, tables, move=move, score=0, depth=0, pv=(move,))
+            return
+        me = int(board.info[nb.I_TO_MOVE])
+        if board.counts[me, 10] > 0:  # a five
+            move = self._point(int(root[0]))
+            yield self._result(
+                start, tables, move=move, score=WIN - 1, depth=1, pv=(move,), solved=True
+            )
+            return
+        if count == 1:  # a forced block
+            move = self._point(int(root[0]))
+            yield self._result(start, tables, move=move, score=0, depth=1, pv=(move,))
+            return
+        for depth, nodes, threes in (
+            (settings.root_vcf_depth, settings.root_vcf_nodes, False),
+            (settings.root_vct_depth, settings.root_vct_nodes, True),
+        ):
+            if depth <= 0 or tables.stop[0]:
+                continue
+            found = ks.run_solver(board, tables, depth, nodes, threes)
+            if found > 0 and tables.pv_length[0] > 0:
+                pv = tuple(self._point(int(c)) for c in tables.pv[0, : tables.pv_length[0]])
+                yield self._result(
+                    start,
+                    tables,
+                    move=pv[0],
+                    score=WIN - (2 * found - 1),
+                    depth=2 * found - 1,
+                    pv=pv,
+                    solved=True,
+                )
+                return
+        tables.stats[ks.S_ABORTED] = 0
+        yield from self._deepen(board, tables, root[:count].copy(), limit, start, budget)
+
+    def _deepen(
+        self,
+        board: nb.Board,
+        tables: ks.Tables,
+        root: npt.NDArray[np.int32],
+        limit: Limit,
+        start: float,
+        budget: float | None,
+    ) -> Iterator[SearchResult]:
+        settings = self.settings
+        max_depth = min(settings.max_depth, limit.depth or settings.max_depth)
+        scores = np.zeros(root.shape[0], np.int64)
+        last: SearchResult | None = None
+        for depth in range(1, max_depth + 1):
+            scores[:] = -WIN - 1
+            best = ks.search_root(board, tables, depth, root, scores)
+            if tables.stats[ks.S_ABORTED]:
+                break
+            pv = tuple(self._point(int(c)) for c in tables.pv[0, : tables.pv_length[0]])
+            move = self._point(int(root[best]))
+            if not pv or pv[0] != move:
+                pv = (move,)
+            root_scores = {self._point(int(c)): int(s) for c, s in zip(root, scores, strict=True)}
+            last = self._result(
+                start,
+                tables,
+                move=move,
+                score=int(scores[best]),
+                depth=depth,
+                pv=pv,
+                root_scores=root_scores,
+            )
+            yield last
+            order = np.argsort(-scores, kind="stable")
+            root = root[order]
+            if abs(last.score) >= WIN - 1000:
+                break  # a forced result: deeper search will not change it
+            if limit.nodes is not None and last.nodes >= limit.nodes:
+                break
+            used = time.perf_counter() - start
+            early = budget is not None and not settings.use_full_time
+            if early and used > NEW_ITERATION_TIME_SHARE * (budget or 0.0):
+                break
+        if last is None:
+            move = self._point(int(root[0]))
+            yield self._result(
+                start, tables, move=move, score=0, depth=0, pv=(move,), complete=False
+            )

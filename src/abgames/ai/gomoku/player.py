@@ -1,0 +1,99 @@
+"""Gomoku AI players for each level, over the numba engine.
+
+- ``easy``: the starter player (pattern values, 1 ply); a beginner can win.
+- ``medium``: the engine with a narrow beam, a root VCF and 0.5 s a move.
+- ``hard``: VCF and VCT at the root, a short VCF at the leaves, 2 s a move.
+- ``max``: as hard with a wider beam, deeper solvers, and all the time it is given.
+- ``classic``: the textbook baseline: pattern evaluation, every point within two
+  of a stone, plain alpha-beta to depth 4, no threat search or forced-move pruning.
+
+A move's time is the smaller of the level's per-move time (or ``Limit.time``) and
+a share of ``game_time_left`` when a front-end or protocol sets it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from abgames.ai.gomoku import starter
+from abgames.ai.gomoku.engine import GAME_TIME_SHARE, EngineSettings, GomokuEngine
+from abgames.ai.player import AIPlayer
+from abgames.games.base import GameState
+from abgames.games.gomoku import Gomoku
+from abgames.search.limit import Limit
+from abgames.search.result import SearchResult
+
+LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
+    "medium": (
+        EngineSettings(
+            beam=8,
+            leaf_vcf_depth=0,
+            root_vcf_depth=10,
+            root_vcf_nodes=20_000,
+            root_vct_depth=0,
+            max_depth=6,
+        ),
+        Limit(time=0.5),
+    ),
+    "hard": (EngineSettings(), Limit(time=2.0)),
+    "max": (
+        EngineSettings(
+            beam=18,
+            leaf_vcf_depth=6,
+            leaf_vcf_nodes=1_000,
+            root_vcf_depth=80,
+            root_vcf_nodes=2_000_000,
+            root_vct_depth=8,
+            root_vct_nodes=1_000_000,
+            use_full_time=True,
+        ),
+        Limit(time=10.0),
+    ),
+    "classic": (
+        EngineSettings(
+            beam=0,
+            threats=False,
+            leaf_vcf_depth=0,
+            root_vcf_depth=0,
+            root_vct_depth=0,
+            max_depth=4,
+        ),
+        Limit(depth=4),
+    ),
+}
+ENGINE_LEVELS = tuple(LEVEL_SETTINGS)
+
+
+class GomokuPlayer(AIPlayer):
+    """A level of the numba engine; ``game_time_left`` (seconds) caps each move's time."""
+
+    def __init__(self, level: str, settings: EngineSettings, limit: Limit) -> None:
+        self.level = level
+        self.engine = GomokuEngine(settings)
+        self.limit = limit
+        self.game_time_left: float | None = None
+
+    def move_limit(self) -> Limit:
+        """This move's limit: the level's, shortened to a share of the game time left."""
+        if self.game_time_left is None:
+            return self.limit
+        share = max(0.0, self.game_time_left * GAME_TIME_SHARE)
+        time_limit = share if self.limit.time is None else min(self.limit.time, share)
+        return replace(self.limit, time=time_limit)
+
+    def think(self, state: GameState) -> Iterator[SearchResult]:
+        if not isinstance(state, Gomoku):
+            raise TypeError(f"a Gomoku player cannot play {state.name}")
+        yield from self.engine.search(state, self.move_limit())
+
+    def stop(self) -> None:
+        self.engine.stop()
+
+
+def make_player(level: str, seed: int | None = None) -> AIPlayer:
+    """The player for ``level`` (easy, medium, hard, max or classic)."""
+    if level == "easy":
+        return starter.make_player("easy", seed)
+    settings, limit = LEVEL_SETTINGS[level]
+    return GomokuPlayer(level, settings, limit)

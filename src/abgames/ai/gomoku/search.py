@@ -1,0 +1,761 @@
+# mypy: disable-error-code="no-any-return,untyped-decorator,misc,call-overload,no-untyped-call"
+# (numba kernels: the decorators and numpy scalars are untyped for mypy)
+"""Threat-aware alpha-beta and the VCF/VCT solvers, as numba kernels over a ``Board``.
+
+Scores follow ``abgames.search.score``: the side to move's view, a win whose
+winning stone is the n-th move from the root scores ``WIN - n``.
+
+- ``evaluate``: pattern counts of both sides (attack weights for the side to
+  move, defence weights for the other), read from the board's incremental counts.
+- ``generate``: candidate moves. A five is played at once; an opponent's four must
+  be blocked (only that point); against an open three only fours and the points that
+  stop it are tried; otherwise the best ``beam`` points near stones by attack +
+  defence value. In Renju black's forbidden points are left out.
+- ``negamax``: principal-variation search with a transposition table, killer and
+  history ordering, forced-block extension and (optionally) a short VCF at the leaves.
+- ``vcf`` / ``vct``: victory by continuous fours (threes too for VCT), depth counted
+  in attacker moves including the final five; failures are remembered in a table.
+
+The stop flag ``tables.stop[0]`` is read every ``CHECK_INTERVAL`` nodes, so another
+thread (the time keeper, or ``stop()``) can end a search; the result is then
+flagged aborted and must be ignored.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, typeof, types
+
+from abgames.ai.gomoku import patterns as pt
+from abgames.ai.gomoku.board import (
+    BOARD_TYPE,
+    EMPTY,
+    I_HASH,
+    I_PLY,
+    I_RENJU,
+    I_SIZE,
+    I_TO_MOVE,
+    NOT_FORBIDDEN,
+    Board,
+    forbidden,
+    play,
+    undo,
+)
+from abgames.ai.gomoku.weights import (
+    ATTACK_WEIGHTS,
+    DEFENCE_ORDER_PERCENT,
+    DEFENCE_WEIGHTS,
+    EVAL_LIMIT,
+)
+from abgames.search.score import WIN, WIN_THRESHOLD
+
+MAX_PLY = 256
+MAX_MOVES = 512
+CHECK_INTERVAL = 1023  # a mask: look at the stop flag every 1024 nodes
+TT_BITS = 20
+VCF_TT_BITS = 18
+
+EXACT = 0
+LOWER = 1
+UPPER = 2
+
+# Indexes into ``Tables.stats``.
+S_NODES = 0
+S_TT_HITS = 1
+S_CUTOFFS = 2
+S_ABORTED = 3
+S_VCF_NODES = 4
+S_VCF_LIMIT = 5
+S_VCF_EXHAUSTED = 6
+S_SELDEPTH = 7
+STATS_LEN = 8
+
+# Indexes into ``Tables.config``.
+C_BEAM = 0  # candidates kept at an ordinary node (0: all)
+C_THREATS = 1  # 1: forced replies restrict the moves (four, open three)
+C_LEAF_VCF = 2  # VCF depth tried at the leaves (0: none)
+C_LEAF_VCF_NODES = 3  # node budget of one leaf VCF
+CONFIG_LEN = 4
+
+_VCT_SALT = 0x5A5A_1234_0F0F_77
+
+
+class Tables(NamedTuple):
+    """The search's memory: transposition tables, ordering tables, buffers, flags."""
+
+    tt_key: npt.NDArray[np.int64]
+    tt_score: npt.NDArray[np.int32]
+    tt_depth: npt.NDArray[np.int16]
+    tt_flag: npt.NDArray[np.int8]
+    tt_move: npt.NDArray[np.int32]
+    vcf_key: npt.NDArray[np.int64]
+    vcf_depth: npt.NDArray[np.int16]
+    killers: npt.NDArray[np.int32]  # [ply, 2]
+    history: npt.NDArray[np.int64]  # [player, cell]
+    moves: npt.NDArray[np.int32]  # [ply, MAX_MOVES] move lists
+    order: npt.NDArray[np.int64]  # [ply, MAX_MOVES] their ordering keys
+    pv: npt.NDArray[np.int32]  # [ply, MAX_PLY] triangular principal variations
+    pv_length: npt.NDArray[np.int32]
+    stop: npt.NDArray[np.int64]  # [1], set non-zero from any thread to stop
+    stats: npt.NDArray[np.int64]
+    config: npt.NDArray[np.int64]
+
+
+def new_tables(cells: int, tt_bits: int = TT_BITS) -> Tables:
+    """Fresh tables for a board of ``cells`` engine cells."""
+    size = 1 << tt_bits
+    return Tables(
+        tt_key=np.zeros(size, np.int64),
+        tt_score=np.zeros(size, np.int32),
+        tt_depth=np.full(size, -1, np.int16),
+        tt_flag=np.zeros(size, np.int8),
+        tt_move=np.full(size, -1, np.int32),
+        vcf_key=np.zeros(1 << VCF_TT_BITS, np.int64),
+        vcf_depth=np.zeros(1 << VCF_TT_BITS, np.int16),
+        killers=np.full((MAX_PLY, 2), -1, np.int32),
+        history=np.zeros((2, cells), np.int64),
+        moves=np.zeros((MAX_PLY + 1, MAX_MOVES), np.int32),
+        order=np.zeros((MAX_PLY + 1, MAX_MOVES), np.int64),
+        pv=np.zeros((MAX_PLY + 1, MAX_PLY + 1), np.int32),
+        pv_length=np.zeros(MAX_PLY + 1, np.int32),
+        stop=np.zeros(1, np.int64),
+        stats=np.zeros(STATS_LEN, np.int64),
+        config=np.zeros(CONFIG_LEN, np.int64),
+    )
+
+
+TABLES_TYPE = typeof(new_tables(1, tt_bits=1))
+_SOLVER_SIGNATURE = types.int64(BOARD_TYPE, TABLES_TYPE, types.int64, types.int64)
+_NEGAMAX_SIGNATURE = types.int64(
+    BOARD_TYPE, TABLES_TYPE, types.int64, types.int64, types.int64, types.int64
+)
+
+
+# --- evaluation -------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def evaluate(board: Board) -> int:
+    """A heuristic score for the side to move from both sides' pattern counts."""
+    me = board.info[I_TO_MOVE]
+    other = 1 - me
+    score = 0
+    for code in range(pt.CODE_COUNT):
+        score += ATTACK_WEIGHTS[code] * board.counts[me, code]
+        score -= DEFENCE_WEIGHTS[code] * board.counts[other, code]
+    return max(-EVAL_LIMIT, min(EVAL_LIMIT, score))
+
+
+@njit(cache=True, nogil=True)
+def _allowed(board: Board, player: int, cell: int) -> bool:
+    """Whether ``player`` may play empty ``cell`` (only Renju black has forbidden points)."""
+    if player != 0 or board.info[I_RENJU] == 0:
+        return True
+    return forbidden(board, cell) == NOT_FORBIDDEN
+
+
+@njit(cache=True, nogil=True)
+def _five_cells(board: Board, player: int, out: npt.NDArray[np.int32]) -> int:
+    """The distinct empty cells where ``player`` completes a five (at most ``len(out)``)."""
+    count = 0
+    if board.counts[player, pt.F5] == 0:
+        return 0
+    for cell in range(board.cells.shape[0]):
+        if board.cells[cell] != EMPTY or board.near[cell] == 0:
+            continue
+        for d in range(4):
+            if board.pattern[player, d, cell] == pt.F5:
+                if count < out.shape[0]:
+                    out[count] = cell
+                count += 1
+                break
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _five_cells_around(board: Board, player: int, centre: int, out: npt.NDArray[np.int32]) -> int:
+    """Like ``_five_cells`` but only on the lines through ``centre`` (the last stone)."""
+    count = 0
+    for d in range(4):
+        off = board.offsets[d]
+        for k in range(-4, 5):
+            cell = centre + k * off
+            if k == 0 or board.cells[cell] != EMPTY:
+                continue
+            if board.pattern[player, d, cell] == pt.F5:
+                seen = False
+                for i in range(min(count, out.shape[0])):
+                    if out[i] == cell:
+                        seen = True
+                if not seen:
+                    if count < out.shape[0]:
+                        out[count] = cell
+                    count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def generate(board: Board, tables: Tables, ply: int) -> int:
+    """Fill ``tables.moves[ply]`` with candidate moves, ordered keys in ``tables.order[ply]``.
+
+    Returns the count; 0 means no move (a full board, or only forbidden points).
+    Callers handle the side to move's own five before calling this.
+    """
+    me = board.info[I_TO_MOVE]
+    other = 1 - me
+    moves = tables.moves[ply]
+    keys = tables.order[ply]
+    threats = tables.config[C_THREATS] != 0
+    count = 0
+    if board.info[I_PLY] == 0:
+        centre = board.cells.shape[0] // 2
+        moves[0] = centre
+        keys[0] = 0
+        return 1
+    # Against an open three (the opponent can make a straight four) only fours and
+    # the points that stop it are tried.
+    other_flex = board.counts[other, pt.F4]
+    if not (board.info[I_RENJU] != 0 and other == 0):
+        other_flex += board.counts[other, pt.D4]
+    must_defend = threats and other_flex > 0
+    for cell in range(board.cells.shape[0]):
+        if board.cells[cell] != EMPTY or board.near[cell] == 0:
+            continue
+        if must_defend:
+            mine = False
+            theirs = False
+            for d in range(4):
+                if pt.B4 <= board.pattern[me, d, cell] <= pt.D4:
+                    mine = True
+                if pt.B4 <= board.pattern[other, d, cell] <= pt.D4:
+                    theirs = True
+            if not (mine or theirs):
+                continue
+        if not _allowed(board, me, cell):
+            continue
+        if count >= MAX_MOVES:
+            break
+        moves[count] = cell
+        keys[count] = (
+            board.cell_value[me, cell]
+            + board.cell_value[other, cell] * DEFENCE_ORDER_PERCENT // 100
+            + tables.history[me, cell]
+        )
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _pick(tables: Tables, ply: int, start: int, count: int) -> int:
+    """Selection sort step: bring the best remaining move to ``start`` and return it."""
+    moves = tables.moves[ply]
+    keys = tables.order[ply]
+    best = start
+    for i in range(start + 1, count):
+        if keys[i] > keys[best]:
+            best = i
+    if best != start:
+        moves[start], moves[best] = moves[best], moves[start]
+        keys[start], keys[best] = keys[best], keys[start]
+    return int(moves[start])
+
+
+@njit(cache=True, nogil=True)
+def _beam_cut(tables: Tables, ply: int, count: int, beam: int) -> int:
+    """Keep only the ``beam`` best-keyed moves (all of them if ``beam`` is 0)."""
+    if beam <= 0 or count <= beam:
+        return count
+    for i in range(beam):
+        _pick(tables, ply, i, count)
+    return beam
+
+
+# --- VCF and VCT ------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _stop_requested(tables: Tables) -> bool:
+    if tables.stats[S_ABORTED] != 0:
+        return True
+    polled = (tables.stats[S_NODES] + tables.stats[S_VCF_NODES]) & CHECK_INTERVAL == 0
+    if polled and tables.stop[0] != 0:
+        tables.stats[S_ABORTED] = 1
+        return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _vcf_seen(board: Board, tables: Tables, depth: int, salt: int) -> bool:
+    key = board.info[I_HASH] ^ salt ^ board.info[I_TO_MOVE]
+    index = key & ((1 << VCF_TT_BITS) - 1)
+    return tables.vcf_key[index] == key and tables.vcf_depth[index] >= depth
+
+
+@njit(cache=True, nogil=True)
+def _vcf_store(board: Board, tables: Tables, depth: int, salt: int) -> None:
+    if tables.stats[S_VCF_EXHAUSTED] != 0 or tables.stats[S_ABORTED] != 0:
+        return  # a search cut short proves nothing
+    key = board.info[I_HASH] ^ salt ^ board.info[I_TO_MOVE]
+    index = key & ((1 << VCF_TT_BITS) - 1)
+    tables.vcf_key[index] = key
+    tables.vcf_depth[index] = depth
+
+
+@njit(cache=True, nogil=True)
+def _threat_node(board: Board, tables: Tables, depth: int) -> int:
+    """Common entry of a solver node: 1 if the attacker fives now, -1 to fail, 0 to go on."""
+    tables.stats[S_VCF_NODES] += 1
+    if tables.stats[S_VCF_NODES] >= tables.stats[S_VCF_LIMIT]:
+        tables.stats[S_VCF_EXHAUSTED] = 1
+        return -1
+    if _stop_requested(tables):
+        return -1
+    if depth <= 0:
+        return -1
+    if board.counts[board.info[I_TO_MOVE], pt.F5] > 0:
+        return 1
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _attack_four(board: Board, tables: Tables, cell: int, ply: int) -> int:
+    """Play the attacker's four at ``cell`` and the forced block.
+
+    Returns 2 if the four already wins (two fives, or the block is forbidden),
+    1 if both stones were played (the caller undoes twice), 0 if it fails.
+    """
+    attacker = board.info[I_TO_MOVE]
+    defender = 1 - attacker
+    play(board, cell)
+    fives = tables.moves[ply]
+    count = _five_cells_around(board, attacker, cell, fives[:4])
+    if count == 0 or board.counts[defender, pt.F5] > 0:
+        undo(board)
+        return 0
+    if count >= 2 or not _allowed(board, defender, int(fives[0])):
+        undo(board)
+        return 2
+    play(board, int(fives[0]))
+    return 1
+
+
+@njit(cache=True, nogil=True)
+def _forced_block(board: Board, tables: Tables, ply: int) -> int:
+    """The attacker's only move against a defender four: a cell, or -1 if none works."""
+    attacker = board.info[I_TO_MOVE]
+    defender = 1 - attacker
+    buffer = tables.moves[ply]
+    if _five_cells(board, defender, buffer[:2]) != 1:
+        return -1
+    cell = int(buffer[0])
+    if not _allowed(board, attacker, cell):
+        return -1
+    return cell
+
+
+@njit(cache=True, nogil=True)
+def _prepend_pv(tables: Tables, ply: int, first: int, second: int) -> None:
+    child = ply + 2
+    length = tables.pv_length[child] if child <= MAX_PLY else 0
+    length = min(length, MAX_PLY - 2)
+    tables.pv[ply, 0] = first
+    tables.pv[ply, 1] = second
+    for i in range(length):
+        tables.pv[ply, i + 2] = tables.pv[child, i]
+    tables.pv_length[ply] = length + 2
+
+
+@njit(cache=True, nogil=True)
+def _is_four_cell(board: Board, player: int, cell: int) -> bool:
+    return any(pt.B4 <= board.pattern[player, d, cell] <= pt.D4 for d in range(4))
+
+
+@njit(cache=True, nogil=True)
+def _four_cells(board: Board, player: int, out: npt.NDArray[np.int32]) -> int:
+    """Cells where ``player`` may make a four, best first by cell value."""
+    count = 0
+    for cell in range(board.cells.shape[0]):
+        if board.cells[cell] != EMPTY or board.near[cell] == 0:
+            continue
+        if _is_four_cell(board, player, cell) and _allowed(board, player, cell):
+            out[count] = cell
+            count += 1
+    _sort_by_value(board, player, out, count)
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _sort_by_value(board: Board, player: int, cells: npt.NDArray[np.int32], count: int) -> None:
+    for i in range(1, count):
+        cell = cells[i]
+        value = board.cell_value[player, cell]
+        j = i - 1
+        while j >= 0 and board.cell_value[player, cells[j]] < value:
+            cells[j + 1] = cells[j]
+            j -= 1
+        cells[j + 1] = cell
+
+
+@njit(_SOLVER_SIGNATURE, cache=True, nogil=True)
+def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
+    """Attacker (side to move) moves needed to win by continuous fours within ``depth``; 0 if none.
+
+    On success ``tables.pv[ply]`` holds the line (attacker and defender alternating).
+    """
+    if ply >= MAX_PLY - 4:
+        return 0
+    state = _threat_node(board, tables, depth)
+    tables.pv_length[ply] = 0
+    if state != 0:
+        return 1 if state == 1 else 0
+    if _vcf_seen(board, tables, depth, 0):
+        return 0
+    attacker = board.info[I_TO_MOVE]
+    defender = 1 - attacker
+    forced = -1
+    if board.counts[defender, pt.F5] > 0:
+        forced = _forced_block(board, tables, ply)
+        if forced < 0 or not _is_four_cell(board, attacker, forced):
+            _vcf_store(board, tables, depth, 0)
+            return 0
+    candidates = tables.moves[ply + 1]
+    count = 0
+    if forced >= 0:
+        candidates[0] = forced
+        count = 1
+    else:
+        count = _four_cells(board, attacker, candidates)
+    # Copy: deeper plies reuse the buffers.
+    local = candidates[:count].copy()
+    for i in range(count):
+        cell = int(local[i])
+        result = _attack_four(board, tables, cell, ply + 2)
+        if result == 2:
+            tables.pv[ply, 0] = cell
+            tables.pv_length[ply] = 1
+            return 2
+        if result == 0:
+            continue
+        block = int(board.stack[board.info[I_PLY] - 1])
+        found = vcf(board, tables, depth - 1, ply + 2)
+        undo(board)
+        undo(board)
+        if found > 0:
+            _prepend_pv(tables, ply, cell, block)
+            return found + 1
+    _vcf_store(board, tables, depth, 0)
+    return 0
+
+
+@njit(_SOLVER_SIGNATURE, cache=True, nogil=True)
+def vct(board: Board, tables: Tables, depth: int, ply: int) -> int:
+    """Attacker moves to win by fours and threes within ``depth``; 0 if none found.
+
+    A three must be met by a point that stops the coming straight four or by a
+    counter-four; every such defence is tried. A defender four must be blocked by
+    an attacker four, else the attack fails (sound, sometimes too cautious).
+    """
+    if ply >= MAX_PLY - 4:
+        return 0
+    state = _threat_node(board, tables, depth)
+    tables.pv_length[ply] = 0
+    if state != 0:
+        return 1 if state == 1 else 0
+    if _vcf_seen(board, tables, depth, _VCT_SALT):
+        return 0
+    found = vcf(board, tables, depth, ply)
+    if found > 0:
+        return found
+    attacker = board.info[I_TO_MOVE]
+    defender = 1 - attacker
+    if board.counts[defender, pt.F5] > 0 or ply >= MAX_PLY - 4:
+        return 0
+    candidates = tables.moves[ply + 1]
+    count = 0
+    for cell in range(board.cells.shape[0]):
+        if board.cells[cell] != EMPTY or board.near[cell] == 0:
+            continue
+        threat = False
+        for d in range(4):
+            code = board.pattern[attacker, d, cell]
+            if code == pt.F3 or pt.B4 <= code <= pt.D4:
+                threat = True
+        if threat and _allowed(board, attacker, cell):
+            candidates[count] = cell
+            count += 1
+    _sort_by_value(board, attacker, candidates, count)
+    local = candidates[:count].copy()
+    for i in range(count):
+        cell = int(local[i])
+        if _is_four_cell(board, attacker, cell):
+            result = _attack_four(board, tables, cell, ply + 2)
+            if result == 2:
+                tables.pv[ply, 0] = cell
+                tables.pv_length[ply] = 1
+                return 2
+            if result == 0:
+                continue
+            block = int(board.stack[board.info[I_PLY] - 1])
+            found = vct(board, tables, depth - 1, ply + 2)
+            undo(board)
+            undo(board)
+            if found > 0:
+                _prepend_pv(tables, ply, cell, block)
+                return found + 1
+            continue
+        # The three: every defence (a point stopping the straight four, or a
+        # counter-four) must still lose. Inlined: numba's cache mishandles mutual recursion.
+        play(board, cell)
+        worst = 0
+        if board.counts[attacker, pt.F4] + board.counts[attacker, pt.D4] > 0:
+            replies = tables.moves[ply + 1]
+            replies_count = 0
+            for reply in range(board.cells.shape[0]):
+                if board.cells[reply] != EMPTY or board.near[reply] == 0:
+                    continue
+                stops = _is_four_cell(board, attacker, reply) or _is_four_cell(
+                    board, defender, reply
+                )
+                if stops and _allowed(board, defender, reply):
+                    replies[replies_count] = reply
+                    replies_count += 1
+            defences = replies[:replies_count].copy()
+            for j in range(replies_count):
+                play(board, int(defences[j]))
+                found = vct(board, tables, depth - 1, ply + 2)
+                undo(board)
+                if found == 0:
+                    worst = 0
+                    break
+                worst = max(worst, found)
+        undo(board)
+        if worst > 0:
+            tables.pv[ply, 0] = cell
+            tables.pv_length[ply] = 1
+            return worst + 1
+        if tables.stats[S_ABORTED] != 0:
+            return 0
+    _vcf_store(board, tables, depth, _VCT_SALT)
+    return 0
+
+
+def run_solver(board: Board, tables: Tables, depth: int, node_budget: int, threes: bool) -> int:
+    """Run ``vcf`` (or ``vct`` with ``threes``) from the root with a node budget."""
+    tables.stats[S_VCF_EXHAUSTED] = 0
+    tables.stats[S_VCF_LIMIT] = tables.stats[S_VCF_NODES] + node_budget
+    if threes:
+        return int(vct(board, tables, depth, 0))
+    return int(vcf(board, tables, depth, 0))
+
+
+# --- alpha-beta -------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _tt_index(key: int) -> int:
+    return key & ((1 << TT_BITS) - 1)
+
+
+@njit(cache=True, nogil=True)
+def _to_tt(score: int, ply: int) -> int:
+    if score >= WIN_THRESHOLD:
+        return score + ply
+    if score <= -WIN_THRESHOLD:
+        return score - ply
+    return score
+
+
+@njit(cache=True, nogil=True)
+def _from_tt(score: int, ply: int) -> int:
+    if score >= WIN_THRESHOLD:
+        return score - ply
+    if score <= -WIN_THRESHOLD:
+        return score + ply
+    return score
+
+
+@njit(cache=True, nogil=True)
+def _leaf(board: Board, tables: Tables, ply: int) -> int:
+    """The value of a horizon node: a short VCF if the side to move has fours, else eval."""
+    me = board.info[I_TO_MOVE]
+    leaf_depth = tables.config[C_LEAF_VCF]
+    if leaf_depth > 0 and board.counts[me, pt.B4] + board.counts[me, pt.F4] > 0:
+        tables.stats[S_VCF_EXHAUSTED] = 0
+        tables.stats[S_VCF_LIMIT] = tables.stats[S_VCF_NODES] + tables.config[C_LEAF_VCF_NODES]
+        moves = vcf(board, tables, leaf_depth, ply)
+        if moves > 0:
+            return WIN - (ply + 2 * moves - 1)
+    return evaluate(board)
+
+
+@njit(cache=True, nogil=True)
+def _set_pv(tables: Tables, ply: int, move: int) -> None:
+    child = ply + 1
+    length = min(tables.pv_length[child], MAX_PLY - 1)
+    tables.pv[ply, 0] = move
+    for i in range(length):
+        tables.pv[ply, i + 1] = tables.pv[child, i]
+    tables.pv_length[ply] = length + 1
+
+
+@njit(_NEGAMAX_SIGNATURE, cache=True, nogil=True)
+def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply: int) -> int:
+    """Fail-soft PVS: the score of the side to move searched ``depth`` plies deep."""
+    tables.stats[S_NODES] += 1
+    tables.pv_length[ply] = 0
+    if _stop_requested(tables):
+        return 0
+    if ply > tables.stats[S_SELDEPTH]:
+        tables.stats[S_SELDEPTH] = ply
+    me = board.info[I_TO_MOVE]
+    other = 1 - me
+    if board.counts[me, pt.F5] > 0:
+        return WIN - ply - 1
+    if ply >= MAX_PLY - 2:
+        return evaluate(board)
+    threats = tables.config[C_THREATS] != 0
+    if threats and board.counts[other, pt.F5] > 0:
+        # The opponent's four: block it (no depth spent), or lose if we cannot.
+        fives = tables.moves[ply]
+        if _five_cells(board, other, fives[:2]) >= 2:
+            return -(WIN - ply - 2)
+        block = int(fives[0])
+        if not _allowed(board, me, block):
+            return -(WIN - ply - 2)
+        play(board, block)
+        score = -negamax(board, tables, max(depth - 1, 0), -beta, -alpha, ply + 1)
+        undo(board)
+        _set_pv(tables, ply, block)
+        return score
+    if depth <= 0:
+        return _leaf(board, tables, ply)
+
+    key = board.info[I_HASH]
+    index = _tt_index(key)
+    tt_move = -1
+    if tables.tt_key[index] == key:
+        tt_move = int(tables.tt_move[index])
+        if tables.tt_depth[index] >= depth and beta - alpha == 1:
+            stored = _from_tt(int(tables.tt_score[index]), ply)
+            flag = tables.tt_flag[index]
+            if (
+                flag == EXACT
+                or (flag == LOWER and stored >= beta)
+                or (flag == UPPER and stored <= alpha)
+            ):
+                tables.stats[S_TT_HITS] += 1
+                return stored
+
+    count = generate(board, tables, ply)
+    if count == 0:  # a full board (a draw), or only forbidden points near the stones
+        full = board.info[I_PLY] >= board.info[I_SIZE] * board.info[I_SIZE]
+        return 0 if full else evaluate(board)
+    keys = tables.order[ply]
+    moves = tables.moves[ply]
+    for i in range(count):
+        if moves[i] == tt_move:
+            keys[i] += 1 << 40
+        elif moves[i] == tables.killers[ply, 0]:
+            keys[i] += 1 << 30
+        elif moves[i] == tables.killers[ply, 1]:
+            keys[i] += 1 << 29
+    count = _beam_cut(tables, ply, count, int(tables.config[C_BEAM]))
+
+    alpha_original = alpha
+    best = -WIN - 1
+    best_move = -1
+    for i in range(count):
+        cell = _pick(tables, ply, i, count)
+        play(board, cell)
+        if i == 0:
+            score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
+        else:
+            score = -negamax(board, tables, depth - 1, -alpha - 1, -alpha, ply + 1)
+            if alpha < score < beta:
+                score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
+        undo(board)
+        if tables.stats[S_ABORTED] != 0:
+            return 0
+        if score > best:
+            best = score
+            best_move = cell
+            if score > alpha:
+                alpha = score
+                _set_pv(tables, ply, cell)
+                if alpha >= beta:
+                    tables.stats[S_CUTOFFS] += 1
+                    if tables.killers[ply, 0] != cell:
+                        tables.killers[ply, 1] = tables.killers[ply, 0]
+                        tables.killers[ply, 0] = cell
+                    tables.history[me, cell] += depth * depth
+                    break
+
+    flag = EXACT
+    if best <= alpha_original:
+        flag = UPPER
+    elif best >= beta:
+        flag = LOWER
+    tables.tt_key[index] = key
+    tables.tt_score[index] = _to_tt(best, ply)
+    tables.tt_depth[index] = depth
+    tables.tt_flag[index] = flag
+    tables.tt_move[index] = best_move
+    return best
+
+
+@njit(cache=True, nogil=True)
+def search_root(
+    board: Board,
+    tables: Tables,
+    depth: int,
+    root_moves: npt.NDArray[np.int32],
+    root_scores: npt.NDArray[np.int64],
+) -> int:
+    """One PVS iteration over ``root_moves`` (in order); returns the best index.
+
+    ``root_scores[i]`` gets each move's score: exact for the best, a bound for the
+    others. The PV is left in ``tables.pv[0]``.
+    """
+    alpha = -WIN - 1
+    beta = WIN + 1
+    best_index = 0
+    tables.pv_length[0] = 0
+    for i in range(root_moves.shape[0]):
+        cell = int(root_moves[i])
+        play(board, cell)
+        if i == 0:
+            score = -negamax(board, tables, depth - 1, -beta, -alpha, 1)
+        else:
+            score = -negamax(board, tables, depth - 1, -alpha - 1, -alpha, 1)
+            if score > alpha:
+                score = -negamax(board, tables, depth - 1, -beta, -alpha, 1)
+        undo(board)
+        if tables.stats[S_ABORTED] != 0:
+            return best_index
+        root_scores[i] = score
+        if score > alpha:
+            alpha = score
+            best_index = i
+            _set_pv(tables, 0, cell)
+    return best_index
+
+
+@njit(cache=True, nogil=True)
+def root_candidates(board: Board, tables: Tables, out: npt.NDArray[np.int32]) -> int:
+    """The root's candidate moves, best-ordered, into ``out``; a five first if there is one."""
+    me = board.info[I_TO_MOVE]
+    if board.counts[me, pt.F5] > 0:
+        return _five_cells(board, me, out[:1])
+    other = 1 - me
+    threats = tables.config[C_THREATS] != 0
+    if threats and board.counts[other, pt.F5] > 0:
+        count = _five_cells(board, other, out[:2])
+        return min(count, 2)
+    count = generate(board, tables, 0)
+    count = _beam_cut(tables, 0, count, int(tables.config[C_BEAM]))
+    for i in range(count):
+        out[i] = _pick(tables, 0, i, count)
+    return count
