@@ -268,7 +268,7 @@ class GameSession:
             return False
         reason = self.match.state.why_illegal(move)
         if reason is not None:
-            self.note = reason[0].upper() + reason[1:] + "."
+            self.note = f"{reason}."  # the rules' own words: "h8 is already taken"
             return False
         self._invalidate()  # a running hint is for the old position
         self.match.play(move)
@@ -291,7 +291,7 @@ class GameSession:
         try:
             taken = self.match.undo()
         except IllegalMoveError as error:
-            self.note = str(error)[0].upper() + str(error)[1:] + "."
+            self.note = f"{error}."
             self._schedule_ai()
             return False
         self.hint = None
