@@ -357,7 +357,11 @@ def _straight_four(cells: npt.NDArray[np.int8], cell: int, off: int) -> bool:
         k += 1
     high = cell + k * off
     low = cell + (k - 5) * off
-    return all(not (cells[end] != EMPTY or _black_run(cells, end, off) != 5) for end in (low, high))
+    # Loops, not all(...): numba compiles no generators.
+    for end in (low, high):  # noqa: SIM110
+        if cells[end] != EMPTY or _black_run(cells, end, off) != 5:
+            return False
+    return True
 
 
 @njit(types.int64(types.int8[::1], types.int64[::1], types.int64), cache=True, nogil=True)

@@ -370,7 +370,10 @@ def _prepend_pv(tables: Tables, ply: int, first: int, second: int) -> None:
 
 @njit(cache=True, nogil=True)
 def _is_four_cell(board: Board, player: int, cell: int) -> bool:
-    return any(pt.B4 <= board.pattern[player, d, cell] <= pt.D4 for d in range(4))
+    for d in range(4):  # a loop, not any(...): numba compiles no generators  # noqa: SIM110
+        if pt.B4 <= board.pattern[player, d, cell] <= pt.D4:
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)

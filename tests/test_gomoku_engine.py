@@ -1,0 +1,250 @@
+"""The numba Gomoku engine: threats, incremental patterns, symmetry, Renju and puzzles."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from abgames.ai.gomoku import board as nb
+from abgames.ai.gomoku import patterns as pt
+from abgames.ai.gomoku import search as ks
+from abgames.ai.gomoku.engine import GomokuEngine
+from abgames.ai.gomoku.weights import ATTACK_WEIGHTS, DEFENCE_WEIGHTS, EVAL_LIMIT
+from abgames.ai.levels import make_player
+from abgames.games.gomoku import Gomoku, Rule
+from abgames.games.renju import forbidden_kind
+from abgames.search.limit import Limit
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "gomoku"
+
+
+def board_state(rows: list[str], rule: Rule = Rule.FREESTYLE, to_move: int = 0) -> Gomoku:
+    state = Gomoku(len(rows), rule)
+    for y, row in enumerate(rows):
+        for x, cell in enumerate(row.strip()):
+            if cell in "XO":
+                state.board[state.point(x, y)] = 1 if cell == "X" else 2
+    state.moves = [p for p, stone in enumerate(state.board) if stone]
+    state.to_move = to_move
+    state.key = state.compute_key()
+    return state
+
+
+def rows(text: str) -> list[str]:
+    return [line.strip() for line in text.strip().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def engine() -> GomokuEngine:
+    return GomokuEngine()
+
+
+def best_move(engine: GomokuEngine, state: Gomoku) -> int:
+    last = None
+    for last in engine.search(state, Limit(depth=3)):  # noqa: B007
+        pass
+    assert last is not None and last.move is not None
+    return last.move
+
+
+OPEN = ".........\n" * 9
+
+
+def test_never_misses_a_five_in_one(engine: GomokuEngine) -> None:
+    state = board_state(
+        rows("""
+        .........
+        .........
+        ..OOO....
+        .........
+        ..XXXX...
+        .........
+        .........
+        .........
+        .........
+        """)
+    )
+    assert state.format_move(best_move(engine, state)) in {"b5", "g5"}
+
+
+def test_always_blocks_a_four(engine: GomokuEngine) -> None:
+    state = board_state(
+        rows("""
+        .........
+        .........
+        .OOOOXX..
+        .........
+        ...XX....
+        .........
+        .........
+        .........
+        .........
+        """)
+    )
+    assert state.format_move(best_move(engine, state)) == "a7"
+
+
+def slow_counts(state: Gomoku, table: np.ndarray) -> np.ndarray:
+    """Pattern counts recomputed from nothing, in plain Python (the oracle)."""
+    counts = np.zeros((2, pt.CODE_COUNT), np.int64)
+    size = state.size
+    for point, stone in enumerate(state.board):
+        if stone:
+            continue
+        x, y = point % size, point // size
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (-1, 1)):
+            key = 0
+            for k in range(-pt.REACH, pt.REACH + 1):
+                if k == 0:
+                    continue
+                cx, cy = x + k * dx, y + k * dy
+                value = state.board[cy * size + cx] if state.on_board(cx, cy) else pt.K_WALL
+                slot = k + pt.REACH if k < 0 else k + pt.REACH - 1
+                key |= value << (2 * slot)
+            for player in (0, 1):
+                counts[player, table[player, key]] += 1
+    return counts
+
+
+def random_state(rng: random.Random, size: int, stones: int) -> Gomoku:
+    state = Gomoku(size, Rule.STANDARD)
+    while len(state.moves) < stones and state.outcome() is None:
+        point = rng.randrange(size * size)
+        if state.board[point] == 0:
+            state.play(point)
+    return state
+
+
+def test_incremental_counts_and_evaluation_equal_a_slow_recount() -> None:
+    rng = random.Random(7)
+    for trial in range(6):
+        state = random_state(rng, 11, 10 + 6 * trial)
+        board = nb.new_board(state.size, state.rule)
+        nb.load(board, state)
+        expected = slow_counts(state, board.table)
+        assert (board.counts == expected).all()
+        me, other = state.to_move, 1 - state.to_move
+        value = int(ATTACK_WEIGHTS @ expected[me] - DEFENCE_WEIGHTS @ expected[other])
+        assert ks.evaluate(board) == max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
+        # play/undo restore everything
+        before = (board.counts.copy(), board.keys.copy(), board.info[nb.I_HASH])
+        nb.play(board, nb.to_cell(board, state.legal_moves()[0]))
+        nb.undo(board)
+        assert (board.counts == before[0]).all() and (board.keys == before[1]).all()
+        assert board.info[nb.I_HASH] == before[2]
+
+
+def transform(state: Gomoku, symmetry: int) -> Gomoku:
+    size = state.size
+    out = Gomoku(size, state.rule)
+    for point, stone in enumerate(state.board):
+        x, y = point % size, point // size
+        for _ in range(symmetry % 4):
+            x, y = size - 1 - y, x
+        if symmetry >= 4:
+            x = size - 1 - x
+        out.board[y * size + x] = stone
+    out.moves = [p for p, s in enumerate(out.board) if s]
+    out.to_move = state.to_move
+    out.key = out.compute_key()
+    return out
+
+
+VCF_POSITION = """
+...............
+...............
+...............
+...............
+...............
+...............
+......X........
+.....OXXO......
+......O........
+.....X.........
+...............
+...............
+...............
+...............
+...............
+"""
+
+
+def test_symmetries_give_the_same_counts_and_forced_wins(engine: GomokuEngine) -> None:
+    rng = random.Random(3)
+    state = random_state(rng, 15, 24)
+    board = nb.new_board(15, Rule.STANDARD)
+    nb.load(board, state)
+    reference = board.counts.copy()
+    win = board_state(rows(VCF_POSITION), Rule.FREESTYLE)
+    win.board[win.point(4, 7)] = 1  # a four-three shape for black
+    win.moves = [p for p, s in enumerate(win.board) if s]
+    solved = engine.solve(win, depth=6)
+    for symmetry in range(8):
+        image = transform(state, symmetry)
+        nb.load(board, image)
+        assert (board.counts == reference).all()
+        found = engine.solve(transform(win, symmetry), depth=6)
+        assert (found is None) == (solved is None)
+        if found is not None and solved is not None:
+            assert found.moves == solved.moves
+
+
+def forbidden_cases() -> list[dict[str, Any]]:
+    path = DATA / "renju_forbidden" / "quintet_forbidden.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.skipif(not forbidden_cases(), reason="../shared/data/gomoku not found")
+def test_engine_forbidden_points_match_the_reference() -> None:
+    for case in forbidden_cases():
+        state = board_state(case["board"], Rule.RENJU)
+        board = nb.new_board(15, Rule.RENJU)
+        nb.load(board, state)
+        for point, stone in enumerate(state.board):
+            if stone:
+                continue
+            kind = nb.forbidden(board, nb.to_cell(board, point))
+            assert nb.FORBIDDEN_NAMES.get(kind) == forbidden_kind(state, point), case["name"]
+
+
+def puzzle_lines(name: str) -> list[dict[str, Any]]:
+    path = DATA / "puzzles" / name
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.skipif(not puzzle_lines("intro_vcf.jsonl"), reason="../shared/data/gomoku not found")
+def test_a_sample_of_intro_vcf_puzzles(engine: GomokuEngine) -> None:
+    cases = puzzle_lines("intro_vcf.jsonl")[::20]
+    for case in cases:
+        state = board_state(case["board"], Rule.RENJU, 0)
+        found = engine.solve(state, depth=60, nodes=2_000_000)
+        assert found is not None, case["index"]
+        assert 2 * found.moves - 1 <= case["rapfi_mate_plies"] + 20
+
+
+@pytest.mark.skipif(not puzzle_lines("quintet_vcf.jsonl"), reason="../shared/data/gomoku not found")
+def test_quintet_vcf_depths(engine: GomokuEngine) -> None:
+    for case in puzzle_lines("quintet_vcf.jsonl"):
+        if not case["solver"].startswith("VCF") or case["max_depth"] is None:
+            continue
+        state = board_state(case["board"], Rule.RENJU, 0 if case["attacker"] == "black" else 1)
+        found = engine.solve(state, depth=case["max_depth"], nodes=5_000_000)
+        assert (found is not None) == (case["expected"] == "solution"), case["name"]
+
+
+def test_levels_are_registered_and_answer() -> None:
+    state = Gomoku(15)
+    for move in ("h8", "i9", "h9"):
+        state.play(state.parse_move(move))
+    player = make_player("gomoku", "medium")
+    result = player.choose(state)
+    assert result.move is not None and state.why_illegal(result.move) is None
