@@ -14,6 +14,7 @@ COMMAND_MODULES = (
     "abgames.commands.play",
     "abgames.commands.experiment",
     "abgames.commands.gui",
+    "abgames.commands.pbrain",
 )
 
 

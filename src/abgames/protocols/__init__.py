@@ -1,0 +1,1 @@
+"""Engine protocols, both sides: the Gomocup "pbrain" engine and a client for other engines."""

@@ -1,0 +1,554 @@
+"""The Gomocup "pbrain" engine: abgames as a brain for Piskvork, c-gomoku-cli and friends.
+
+A manager writes one command a line on stdin; the brain answers on stdout, one
+line at a time, flushed at once. Coordinates are Gomocup's ``x,y`` (column from
+the left, row from the top, from 0).
+
+Contract of ``Brain.handle``:
+
+- ``START n`` answers ``OK``, or ``ERROR`` for a size abgames cannot play;
+  ``RECTSTART w,h`` answers ``OK`` for a square board and ``ERROR`` otherwise.
+- ``BEGIN``, ``TURN x,y`` and ``BOARD`` ... ``DONE`` answer the brain's move ``x,y``
+  (``MESSAGE`` lines with depth, score and principal variation may come first).
+  In ``BOARD`` a stone is ``x,y,1`` (the brain's) or ``x,y,2`` (the opponent's);
+  the side to move is found from the counts (equal counts: the brain is black),
+  and the stones of each colour are taken in the order given (move order matters
+  for Renju only). Field 3 (continuous game) is refused with ``ERROR``.
+- ``INFO key value`` answers nothing; unknown keys are ignored.
+- ``RESTART`` clears the board (``OK``); ``TAKEBACK x,y`` takes back the last
+  move (``OK``); ``ABOUT`` describes the brain; ``END`` ends it, as does the end of
+  stdin. ``YXSHOWFORBID`` answers ``FORBID`` with black's forbidden points as
+  ``xxyy`` and a final ``.``.
+- An unknown command answers ``UNKNOWN``; a malformed one answers ``ERROR`` with
+  the reason and leaves the board as it was. Nothing else ever reaches stdout:
+  an unexpected failure is reported as ``ERROR internal error`` (details on
+  stderr when debugging).
+
+Thinking happens in a worker thread watched by the main thread: when the move
+limit (see ``abgames.protocols.timing``) arrives the search is stopped and the
+best move so far is played, or an instant move if the search has none yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from abgames import __version__
+from abgames.ai.levels import LEVELS, make_player
+from abgames.ai.player import AIPlayer
+from abgames.games.base import IllegalMoveError, Move
+from abgames.games.gomoku import MAX_SIZE, MIN_SIZE, Gomoku, Rule
+from abgames.protocols.quickmove import quick_move
+from abgames.protocols.timing import TimeControl
+from abgames.search.result import SearchResult
+
+GAME = "gomoku"
+#: Level used when none is asked for: the first of these the game offers, else its last.
+PREFERRED_LEVELS = ("max", "hard")
+#: INFO rule bits (Gomocup): exactly five, continuous game, Renju.
+RULE_EXACT_FIVE = 1
+RULE_CONTINUOUS = 2
+RULE_RENJU = 4
+KNOWN_RULE_BITS = RULE_EXACT_FIVE | RULE_CONTINUOUS | RULE_RENJU
+#: BOARD fields.
+FIELD_OWN = 1
+FIELD_OPPONENT = 2
+FIELD_CONTINUOUS = 3
+#: A move limit below this is answered with an instant move instead of a search.
+MIN_SEARCH_SECONDS = 0.02
+#: The first search of a process compiles the engine's kernels; START does it early.
+WARMUP_SECONDS = 0.05
+ABOUT_FIELDS = {
+    "name": "abgames",
+    "version": __version__,
+    "author": "the abgames authors",
+    "country": "-",
+    "www": "-",
+}
+COMMANDS = (
+    "START",
+    "RECTSTART",
+    "BEGIN",
+    "TURN",
+    "BOARD",
+    "INFO",
+    "RESTART",
+    "TAKEBACK",
+    "END",
+    "ABOUT",
+    "YXSHOWFORBID",
+)
+INTEGER_INFO_KEYS = (
+    "timeout_turn",
+    "timeout_match",
+    "time_left",
+    "max_memory",
+    "game_type",
+    "rule",
+    "max_depth",
+    "max_node",
+)
+
+
+class ProtocolError(ValueError):
+    """A command the brain cannot carry out; the message becomes the ``ERROR`` reason."""
+
+
+def default_level() -> str:
+    """The strongest regular Gomoku level offered now (read at run time)."""
+    levels = LEVELS[GAME]
+    for level in PREFERRED_LEVELS:
+        if level in levels:
+            return level
+    return levels[-1]
+
+
+def rule_from_bits(bits: int) -> Rule:
+    """The rule of an INFO ``rule`` bitmask; ``ProtocolError`` for unknown bits."""
+    if bits < 0 or bits & ~KNOWN_RULE_BITS:
+        raise ProtocolError(f"rule {bits} is not supported (known bits: 1, 2, 4)")
+    if bits & RULE_RENJU:
+        return Rule.RENJU
+    if bits & RULE_EXACT_FIVE:
+        return Rule.STANDARD
+    return Rule.FREESTYLE
+
+
+def parse_int(text: str, what: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ProtocolError(f"{what}: {text.strip()!r} is not a whole number") from None
+
+
+def parse_xy(text: str, what: str = "point") -> tuple[int, int]:
+    """``"x,y"`` as two integers, or ``ProtocolError``."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise ProtocolError(f"{what}: expected x,y, got {text.strip()!r}")
+    return parse_int(parts[0], what), parse_int(parts[1], what)
+
+
+def format_pv(state: Gomoku, pv: Sequence[Move]) -> str:
+    return " ".join(state.format_gomocup(move) for move in pv)
+
+
+class Thinker:
+    """Runs a player's search in a worker thread and answers by a wall-clock limit."""
+
+    def __init__(self, player: AIPlayer, report: Callable[[SearchResult, Gomoku], None]) -> None:
+        self.player = player
+        self.report = report
+        self._busy: threading.Event = threading.Event()
+        self._busy.set()  # set = idle
+
+    def warm_up(self, state: Gomoku) -> None:
+        """Start a tiny background search so kernels compile before the first move."""
+        if not self._busy.is_set() or state.is_over():
+            return
+        self._start(state, WARMUP_SECONDS, [], quiet=True, max_depth=None, max_nodes=None)
+
+    def choose(
+        self,
+        state: Gomoku,
+        limit_seconds: float,
+        think_seconds: float,
+        *,
+        max_depth: int | None = None,
+        max_nodes: int | None = None,
+    ) -> tuple[Move, SearchResult | None]:
+        """A legal move for the side to move, answered within ``limit_seconds``.
+
+        The search gets ``think_seconds``; at ``limit_seconds`` it is stopped and the
+        best move of the deepest result is used, or ``quick_move`` if there is none.
+        """
+        deadline = time.perf_counter() + limit_seconds
+        fallback = quick_move(state)
+        if fallback is None:
+            raise ProtocolError("there is no legal move")
+        if think_seconds < MIN_SEARCH_SECONDS:
+            return fallback, None
+        if not self._busy.wait(max(0.0, deadline - time.perf_counter())):
+            return fallback, None  # a stopped search still runs; do not wait for it
+        results: list[SearchResult] = []
+        finished = self._start(
+            state,
+            min(think_seconds, max(0.0, deadline - time.perf_counter())),
+            results,
+            quiet=False,
+            max_depth=max_depth,
+            max_nodes=max_nodes,
+        )
+        if not finished.wait(max(0.0, deadline - time.perf_counter())):
+            self.player.stop()
+        legal = set(state.legal_moves())
+        for result in reversed(list(results)):
+            if result.move is not None and result.move in legal:
+                return result.move, result
+        return fallback, None
+
+    def _start(
+        self,
+        state: Gomoku,
+        seconds: float,
+        results: list[SearchResult],
+        *,
+        quiet: bool,
+        max_depth: int | None,
+        max_nodes: int | None,
+    ) -> threading.Event:
+        finished = threading.Event()
+        self._busy.clear()
+        snapshot = state.copy()
+
+        def work() -> None:
+            search = self.player.think_within(snapshot, seconds)
+            try:
+                for result in search:
+                    results.append(result)
+                    if not quiet:
+                        self.report(result, snapshot)
+                    if max_depth is not None and result.depth >= max_depth:
+                        break
+                    if max_nodes is not None and result.nodes >= max_nodes:
+                        break
+            except Exception:  # the main thread falls back to an instant move
+                traceback.print_exc(file=sys.stderr)
+            finally:
+                close = getattr(search, "close", None)
+                if close is not None:
+                    close()  # ends the search generator at once
+                finished.set()
+                self._busy.set()
+
+        threading.Thread(target=work, name="abgames-think", daemon=True).start()
+        return finished
+
+
+class Brain:
+    """The engine side of the protocol: one instance per process, fed line by line."""
+
+    def __init__(
+        self,
+        player: AIPlayer,
+        send: Callable[[str], None],
+        *,
+        debug: bool = False,
+        warm_up: bool = True,
+    ) -> None:
+        self.send = send
+        self.debug = debug
+        self.warm_up = warm_up
+        self.thinker = Thinker(player, self._report)
+        self.state: Gomoku | None = None
+        self.rule = Rule.FREESTYLE
+        self.clock = TimeControl()
+        self.max_depth: int | None = None
+        self.max_nodes: int | None = None
+        self.folder: str | None = None
+        self._board_lines: list[str] | None = None
+        self._answered = threading.Lock()
+        self._handlers: dict[str, Callable[[str], None]] = {
+            "START": self._start,
+            "RECTSTART": self._rectstart,
+            "BEGIN": self._begin,
+            "TURN": self._turn,
+            "BOARD": self._board,
+            "INFO": self._info,
+            "RESTART": self._restart,
+            "TAKEBACK": self._takeback,
+            "ABOUT": self._about,
+            "YXSHOWFORBID": self._show_forbid,
+        }
+
+    # --- input -----------------------------------------------------------------
+    def handle(self, line: str) -> bool:
+        """Carry out one input line; ``False`` once the brain should exit (``END``)."""
+        text = line.strip()
+        if not text:
+            return True
+        word, _, rest = text.partition(" ")
+        command = word.upper()
+        if self._board_lines is not None:
+            if command == "DONE":
+                self._run(self._board_done, "")
+                return True
+            if command not in COMMANDS:
+                self._board_lines.append(text)
+                return True
+            self._board_lines = None
+            self.send("ERROR BOARD ended without DONE; the board is unchanged")
+        if command == "END":
+            return False
+        handler = self._handlers.get(command)
+        if handler is None:
+            self.send(f"UNKNOWN command {word!r}")
+            return True
+        self._run(handler, rest.strip())
+        return True
+
+    def _run(self, handler: Callable[[str], None], argument: str) -> None:
+        try:
+            handler(argument)
+        except ProtocolError as error:
+            self.send(f"ERROR {error}")
+        except Exception as error:  # never a traceback on stdout
+            self.send(f"ERROR internal error: {type(error).__name__}: {error}")
+            if self.debug:
+                traceback.print_exc(file=sys.stderr)
+
+    def _debug(self, text: str) -> None:
+        if self.debug:
+            self.send(f"DEBUG {text}")
+
+    def _need_state(self) -> Gomoku:
+        if self.state is None:
+            raise ProtocolError("there is no board yet: send START first")
+        return self.state
+
+    def _point(self, text: str) -> Move:
+        state = self._need_state()
+        x, y = parse_xy(text)
+        if not state.on_board(x, y):
+            raise ProtocolError(f"{x},{y} is off the {state.size}x{state.size} board")
+        return state.point(x, y)
+
+    # --- commands --------------------------------------------------------------
+    def _start(self, argument: str) -> None:
+        size = parse_int(argument, "START size")
+        self._new_board(size)
+
+    def _rectstart(self, argument: str) -> None:
+        width, height = parse_xy(argument, "RECTSTART size")
+        if width != height:
+            raise ProtocolError(f"rectangular boards ({width}x{height}) are not supported")
+        self._new_board(width)
+
+    def _new_board(self, size: int) -> None:
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ProtocolError(f"unsupported size {size}: boards are {MIN_SIZE}..{MAX_SIZE}")
+        self.state = Gomoku(size, self.rule)
+        self.send("OK")
+        if self.warm_up:
+            self.warm_up = False
+            practice = Gomoku(size, self.rule)
+            practice.play(practice.centre)
+            self.thinker.warm_up(practice)
+
+    def _restart(self, argument: str) -> None:
+        state = self._need_state()
+        self.state = Gomoku(state.size, self.rule)
+        self.send("OK")
+
+    def _begin(self, argument: str) -> None:
+        state = self._need_state()
+        if state.moves:
+            raise ProtocolError("BEGIN needs an empty board: send RESTART or BOARD")
+        self._answer()
+
+    def _turn(self, argument: str) -> None:
+        state = self._need_state()
+        point = self._point(argument)
+        try:
+            state.play(point)
+        except IllegalMoveError as error:
+            raise ProtocolError(f"TURN {argument}: {error}") from None
+        self._answer()
+
+    def _takeback(self, argument: str) -> None:
+        state = self._need_state()
+        point = self._point(argument)
+        if state.last_move != point:
+            x, y = state.xy(point)
+            raise ProtocolError(f"{x},{y} is not the last move played")
+        state.undo()
+        self.send("OK")
+
+    def _board(self, argument: str) -> None:
+        self._need_state()
+        self._board_lines = []
+
+    def _board_done(self, argument: str) -> None:
+        lines, self._board_lines = self._board_lines or [], None
+        state = self._need_state()
+        own: list[Move] = []
+        opponent: list[Move] = []
+        seen: set[Move] = set()
+        for line in lines:
+            parts = line.split(",")
+            if len(parts) != 3:
+                raise ProtocolError(f"BOARD line {line!r}: expected x,y,field")
+            x, y = parse_xy(",".join(parts[:2]), f"BOARD line {line!r}")
+            field = parse_int(parts[2], f"BOARD line {line!r}")
+            if not state.on_board(x, y):
+                raise ProtocolError(f"BOARD: {x},{y} is off the {state.size}x{state.size} board")
+            if field == FIELD_CONTINUOUS:
+                raise ProtocolError("BOARD field 3 (continuous game) is not supported")
+            if field not in (FIELD_OWN, FIELD_OPPONENT):
+                raise ProtocolError(f"BOARD line {line!r}: the field is 1 or 2, not {field}")
+            point = state.point(x, y)
+            if point in seen:
+                raise ProtocolError(f"BOARD: {x},{y} is given twice")
+            seen.add(point)
+            (own if field == FIELD_OWN else opponent).append(point)
+        if len(own) == len(opponent):
+            black, white = own, opponent
+        elif len(opponent) == len(own) + 1:
+            black, white = opponent, own
+        else:
+            raise ProtocolError(
+                f"BOARD: {len(own)} own and {len(opponent)} opponent stones cannot "
+                "come from alternating moves"
+            )
+        rebuilt = Gomoku(state.size, self.rule)
+        for index in range(len(black) + len(white)):
+            point = (black if index % 2 == 0 else white)[index // 2]
+            try:
+                rebuilt.play(point)
+            except IllegalMoveError as error:
+                raise ProtocolError(f"BOARD: {error}") from None
+        self.state = rebuilt
+        self._answer()
+
+    def _info(self, argument: str) -> None:
+        key, _, value = argument.partition(" ")
+        key = key.lower()
+        value = value.strip()
+        if key == "folder":
+            self.folder = value
+            return
+        if key not in INTEGER_INFO_KEYS:
+            return  # unknown keys are ignored, as the protocol asks
+        number = parse_int(value, f"INFO {key}")
+        if key == "timeout_turn":
+            self.clock.timeout_turn_ms = max(0, number)
+        elif key == "timeout_match":
+            self.clock.timeout_match_ms = max(0, number)
+        elif key == "time_left":
+            self.clock.time_left_ms = number
+        elif key == "rule":
+            self._set_rule(rule_from_bits(number))
+        elif key == "max_depth":
+            self.max_depth = number if number > 0 else None
+        elif key == "max_node":
+            self.max_nodes = number if number > 0 else None
+        # max_memory and game_type are accepted and not used
+
+    def _set_rule(self, rule: Rule) -> None:
+        if self.state is not None and rule is not self.state.rule:
+            try:
+                self.state = Gomoku.from_moves(self.state.moves, size=self.state.size, rule=rule)
+            except IllegalMoveError as error:
+                raise ProtocolError(
+                    f"the position is not legal under {rule.value}: {error}"
+                ) from None
+        self.rule = rule
+
+    def _about(self, argument: str) -> None:
+        self.send(", ".join(f'{key}="{value}"' for key, value in ABOUT_FIELDS.items()))
+
+    def _show_forbid(self, argument: str) -> None:
+        state = self._need_state()
+        points = sorted(state.forbidden_points(), key=lambda p: state.xy(p))
+        pairs = "".join(f"{x:02d}{y:02d}" for x, y in (state.xy(p) for p in points))
+        self.send(f"FORBID {pairs}.")
+
+    # --- thinking --------------------------------------------------------------
+    def _answer(self) -> None:
+        state = self._need_state()
+        if state.outcome() is not None:
+            raise ProtocolError("the game is over: there is no move to make")
+        own_moves = state.ply // 2
+        limit = self.clock.move_limit_seconds(own_moves)
+        think = self.clock.think_seconds(own_moves)
+        self._debug(f"move limit {limit:.3f}s, search budget {think:.3f}s")
+        started = time.perf_counter()
+        move, result = self.thinker.choose(
+            state, limit, think, max_depth=self.max_depth, max_nodes=self.max_nodes
+        )
+        with self._answered:  # no MESSAGE from a late search after the move
+            state.play(move)
+            self.clock.charge((time.perf_counter() - started) * 1000.0)
+            self.send(state.format_gomocup(move))
+        if result is None:
+            self._debug("answered with an instant move")
+
+    def _report(self, result: SearchResult, position: Gomoku) -> None:
+        with self._answered:
+            if self.state is None or self.state.moves != position.moves:
+                return  # the move has been played: this result came too late
+            self.send(
+                f"MESSAGE depth {result.depth} score {result.describe_score()} "
+                f"nodes {result.nodes} time {result.elapsed:.2f}s "
+                f"pv {format_pv(position, result.pv)}"
+            )
+
+
+def line_writer(stream: TextIO) -> Callable[[str], None]:
+    """A ``send`` that writes one line and flushes at once, from any thread."""
+    lock = threading.Lock()
+
+    def send(line: str) -> None:
+        with lock:
+            stream.write(line + "\n")
+            stream.flush()
+
+    return send
+
+
+def serve(
+    level: str | None = None,
+    *,
+    debug: bool = False,
+    seed: int | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """Run a brain on stdin/stdout until ``END`` or the end of input; the exit status."""
+    source = stdin or sys.stdin
+    player = make_player(GAME, level or default_level(), seed)
+    brain = Brain(player, line_writer(stdout or sys.stdout), debug=debug)
+    while True:
+        line = source.readline()
+        if not line or not brain.handle(line):
+            return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``abgames pbrain`` and ``pbrain-abgames``."""
+    parser.add_argument(
+        "--level",
+        choices=LEVELS[GAME],
+        help=f"Gomoku AI level (default: {default_level()})",
+    )
+    parser.add_argument("--debug", action="store_true", help="write DEBUG lines")
+    parser.add_argument("--seed", type=int, help="seed for the choice among equal moves")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return serve(args.level, debug=args.debug, seed=args.seed)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``pbrain-abgames`` console script."""
+    parser = argparse.ArgumentParser(
+        prog="pbrain-abgames",
+        description="abgames as a Gomocup (Piskvork) brain on stdin/stdout.",
+    )
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
