@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "abgames.commands.experiment",
     "abgames.commands.gui",
     "abgames.commands.pbrain",
+    "abgames.commands.arena",
 )
 
 

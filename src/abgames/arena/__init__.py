@@ -1,0 +1,1 @@
+"""Engine-vs-engine matches: engines, judging, statistics (Elo, SPRT), records and SGF."""

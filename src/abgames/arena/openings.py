@@ -1,0 +1,101 @@
+"""Arena openings: Gomocup offset files for Gomoku, random short openings for any game.
+
+An offset file has one opening a line, ``dx,dy`` pairs separated by commas and
+spaces (``0,0, 1,0, 1,3``), each an offset from the centre of the board in
+Gomocup coordinates (x to the right, y down); black plays the first stone and the
+colours alternate. Blank lines and lines starting with ``#`` are skipped.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from abgames.games.base import IllegalMoveError, Move
+from abgames.games.gomoku import Gomoku
+from abgames.match import new_state
+
+_NUMBER = re.compile(r"-?\d+")
+
+#: Plies of a random opening when none is asked for, per game.
+DEFAULT_RANDOM_PLIES = {"tictactoe": 1, "connect4": 2, "gomoku": 0}
+#: Tries to draw an opening that has not come up yet before accepting a repeat.
+DISTINCT_TRIES = 20
+
+
+class OpeningError(ValueError):
+    """An openings file that cannot be used for this board."""
+
+
+def parse_offset_line(line: str) -> list[tuple[int, int]]:
+    """The ``(dx, dy)`` offsets of one line; ``ValueError`` for an odd count of numbers."""
+    numbers = [int(n) for n in _NUMBER.findall(line)]
+    if len(numbers) % 2:
+        raise ValueError(f"{line.strip()!r} has an odd count of numbers")
+    return list(zip(numbers[::2], numbers[1::2], strict=True))
+
+
+def load_offset_openings(
+    path: Path, options: dict[str, object]
+) -> tuple[list[tuple[Move, ...]], int]:
+    """The Gomoku openings of ``path`` that fit the board, and how many were skipped.
+
+    An opening is skipped when a stone falls off the board or the moves are not
+    legal (a forbidden point, a finished game). ``OpeningError`` if none fits.
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise OpeningError(f"cannot read openings file {path}: {error.strerror}") from None
+    openings: list[tuple[Move, ...]] = []
+    skipped = 0
+    for number, line in enumerate(lines, start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            offsets = parse_offset_line(line)
+        except ValueError as error:
+            raise OpeningError(f"{path}:{number}: {error}") from None
+        state = new_state(Gomoku.name, **options)
+        assert isinstance(state, Gomoku)
+        centre_x, centre_y = state.xy(state.centre)
+        try:
+            for dx, dy in offsets:
+                x, y = centre_x + dx, centre_y + dy
+                if not state.on_board(x, y):
+                    raise IllegalMoveError("off the board")
+                state.play(state.point(x, y))
+            if state.is_over():
+                raise IllegalMoveError("the game is over")
+        except IllegalMoveError:
+            skipped += 1
+            continue
+        openings.append(tuple(state.moves))
+    if not openings:
+        raise OpeningError(f"no opening in {path} fits this board ({skipped} skipped)")
+    return openings, skipped
+
+
+def random_openings(
+    game: str, options: dict[str, object], plies: int, count: int, seed: int | None
+) -> list[tuple[Move, ...]]:
+    """``count`` openings of ``plies`` random legal moves that leave the game running.
+
+    Distinct where the game allows (tic-tac-toe has only 9 one-move openings).
+    """
+    if plies <= 0:
+        return [()]
+    rng = random.Random(seed)
+    openings: list[tuple[Move, ...]] = []
+    for _ in range(count):
+        for _ in range(DISTINCT_TRIES):
+            state = new_state(game, **options)
+            while state.ply < plies and not state.is_over():
+                state.play(rng.choice(state.legal_moves()))
+            opening = tuple(state.moves)
+            if not state.is_over() and opening not in openings:
+                break
+        if not state.is_over():
+            openings.append(opening)
+    return openings or [()]

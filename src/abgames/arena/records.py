@@ -1,0 +1,89 @@
+"""Where arena games are kept: a JSON-lines records file, and SGF for Gomoku.
+
+Records file: one JSON object a line and a game, written as each game ends (see
+``GameRecord.as_json``): the engines, the opening and all moves in the game's
+notation (Renju notation ``h8`` for Gomoku, column numbers for Connect Four,
+cell names for tic-tac-toe), the result (``1-0``, ``0-1``, ``1/2-1/2``, first
+player first) and the reason.
+
+SGF: one game tree per game (``GM[4]``, Gomoku), appended to one file; points
+are ``[xy]`` with letters from ``a`` counted from the left and from the top.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TextIO
+
+from abgames import __version__
+from abgames.arena.engines import TIME_FORFEIT
+from abgames.arena.judge import LINE_REASONS, GameRecord
+from abgames.games.gomoku import LETTERS, Gomoku
+
+SGF_GOMOKU = 4
+SGF_COLOURS = ("B", "W")
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def sgf_result(record: GameRecord) -> str:
+    """``B+`` / ``W+`` (``T`` time, ``F`` other forfeits) or ``0`` for a draw."""
+    if record.winner is None:
+        return "0"
+    colour = SGF_COLOURS[record.winner]
+    if record.reason == TIME_FORFEIT:
+        return f"{colour}+T"
+    if record.reason in LINE_REASONS.values():
+        return f"{colour}+"
+    return f"{colour}+F"
+
+
+def to_sgf(record: GameRecord) -> str:
+    """The game as an SGF game tree; ``ValueError`` for a game other than Gomoku."""
+    if record.game != Gomoku.name:
+        raise ValueError(f"SGF is written for Gomoku only, not {record.game}")
+    state = Gomoku.from_notation(record.moves, **record.options)
+    comment = record.reason + (f": {record.detail}" if record.detail else "")
+    header = (
+        f"GM[{SGF_GOMOKU}]FF[4]CA[UTF-8]AP[abgames:{__version__}]SZ[{state.size}]"
+        f"RU[{state.rule.value}]GN[game {record.index}]"
+        f"PB[{_escape(record.players[0])}]PW[{_escape(record.players[1])}]"
+        f"RE[{sgf_result(record)}]C[{_escape(comment)}]"
+    )
+    nodes = []
+    for ply, move in enumerate(state.moves):
+        x, y = state.xy(move)
+        nodes.append(f";{SGF_COLOURS[ply % 2]}[{LETTERS[x]}{LETTERS[y]}]")
+    return f"(;{header}{''.join(nodes)})\n"
+
+
+class RecordWriter:
+    """Appends each finished game to the records file (and the SGF file, if any)."""
+
+    def __init__(self, records: Path | None, sgf: Path | None = None) -> None:
+        self._records: TextIO | None = (
+            records.open("w", encoding="utf-8") if records is not None else None
+        )
+        self._sgf: TextIO | None = sgf.open("w", encoding="utf-8") if sgf is not None else None
+
+    def write(self, record: GameRecord) -> None:
+        if self._records is not None:
+            self._records.write(json.dumps(record.as_json()) + "\n")
+            self._records.flush()
+        if self._sgf is not None and record.game == Gomoku.name:
+            self._sgf.write(to_sgf(record))
+            self._sgf.flush()
+
+    def close(self) -> None:
+        for stream in (self._records, self._sgf):
+            if stream is not None:
+                stream.close()
+
+
+def read_records(path: Path) -> list[dict[str, object]]:
+    """The games of a records file, in the order written."""
+    with path.open(encoding="utf-8") as stream:
+        return [json.loads(line) for line in stream if line.strip()]

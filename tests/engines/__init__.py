@@ -1,0 +1,1 @@
+"""Small external Gomocup brains for the protocol and arena tests (run as scripts)."""
