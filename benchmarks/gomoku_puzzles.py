@@ -73,7 +73,7 @@ def intro_vcf(engine: GomokuEngine, seconds: float, limit: int | None) -> None:
             solved += 1
     print(
         f"intro_vcf: solved {solved}/{len(cases)} within {seconds:g} s each, "
-        f"mean time {total_time / len(cases):.3f} s"
+        f"mean time {total_time / max(1, len(cases)):.3f} s"
     )
 
 
@@ -90,7 +90,8 @@ def quintet(engine: GomokuEngine, seconds: float) -> None:
         expected = case["expected"] == "solution"
         correct = (found is not None) == expected
         if expected and found is not None:
-            correct = found.moves <= depth
+            # quintet's depth counts the attacker's fours, not the final five.
+            correct = found.moves - 1 <= depth
         tallies[kind][0] += int(correct)
         tallies[kind][1] += 1
         if not correct:

@@ -52,7 +52,11 @@ class EngineSettings:
 
 @dataclass(frozen=True)
 class SolverResult:
-    """A forced win found by ``solve``: attacker moves to the five and the line (points)."""
+    """A forced win found by ``solve``: attacker moves to the five and the line (points).
+
+    ``moves`` counts the final five; the solver's ``depth`` counts the attacker's
+    fours and threes before it (the convention of quintet's puzzles).
+    """
 
     moves: int
     line: tuple[int, ...]
