@@ -232,3 +232,19 @@ def test_ctrl_c_at_the_prompt_leaves_cleanly() -> None:
     assert "Traceback" not in out + err
     assert process.returncode == 0
     assert "Bye." in out
+
+
+def test_renju_forbidden_move_is_refused_and_listed() -> None:
+    # Black's cross h9 g8 i8 h7 makes h8 a double-three.
+    script = "h9\na1\ng8\na2\ni8\na3\nh7\na4\nforbidden\nh8\nj10\nquit\n"
+    result = run_abgames(["play", "gomoku", "--mode", "human-human", "--rule", "renju"], script)
+    assert_clean(result)
+    assert "Black may not play: h8 (double-three)." in result.stdout
+    assert "double-three at h8 is forbidden for black." in result.stdout
+    assert "Move 10: White (human) to move." in result.stdout  # j10 was accepted
+
+
+def test_forbidden_outside_renju() -> None:
+    result = run_abgames(["play", "gomoku", "--mode", "human-human"], "forbidden\nquit\n")
+    assert_clean(result)
+    assert "Only Renju forbids points; this game is freestyle." in result.stdout

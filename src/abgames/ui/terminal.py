@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
-from abgames.games import GAMES, IllegalMoveError, NotationError
+from abgames.games import GAMES, Gomoku, IllegalMoveError, NotationError, Rule
 from abgames.match import HUMAN, MODES, Match, SaveFileError, new_state, seats_for
 from abgames.search.result import SearchResult
 from abgames.search.score import describe
@@ -27,6 +27,7 @@ Commands:
   undo         take back your last move (and the AI's reply)
   hint         suggest a move, with its score
   why          explain the AI's last move: depth, nodes, time, score, line, candidates
+  forbidden    list black's forbidden points (Renju)
   save FILE    save the game as JSON
   load FILE    load a saved game
   new          start a new game with the same settings
@@ -243,6 +244,7 @@ class Session:
             "save": self.cmd_save,
             "load": self.cmd_load,
             "new": self.cmd_new,
+            "forbidden": self.cmd_forbidden,
         }.get(command)
         if handler is not None:
             handler(argument.strip())
@@ -327,6 +329,22 @@ class Session:
         self.match = loaded
         self.console.say(f"Loaded {argument}: {loaded.game}, {loaded.state.ply} moves played.")
         self.show_board()
+
+    def cmd_forbidden(self, _: str) -> None:
+        state = self.match.state
+        if not isinstance(state, Gomoku):
+            self.console.say("Only Renju forbids points.")
+            return
+        if state.rule is not Rule.RENJU:
+            self.console.say(f"Only Renju forbids points; this game is {state.rule.value}.")
+            return
+        points = sorted(state.forbidden_points().items())
+        if not points:
+            self.console.say("Black has no forbidden point now.")
+            return
+        names = [f"{state.format_move(p)} ({kind.replace('_', '-')})" for p, kind in points]
+        listing = ", ".join(names)
+        self.console.say(f"Black may not play: {listing}.")
 
     def cmd_new(self, _: str) -> None:
         self.match.restart()
