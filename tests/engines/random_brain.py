@@ -52,10 +52,7 @@ def main() -> int:
             for x, y in empty
             if any((x + dx, y + dy) in stones for dx in (-1, 0, 1) for dy in (-1, 0, 1))
         ]
-        if not stones:
-            choice = (size // 2, size // 2)
-        else:
-            choice = rng.choice(near or empty)
+        choice = (size // 2, size // 2) if not stones else rng.choice(near or empty)
         stones[choice] = 1
         send("MESSAGE thinking hard")
         send(f"{choice[0]},{choice[1]}")

@@ -13,7 +13,8 @@ SPRT of fishtest:
     LLR = n · ((s - s0)² - (s - s1)²) / (2 v),   s_i = 1 / (1 + 10^(-elo_i / 400))
 
 It stops for H1 once LLR ≥ ln((1 - β) / α) and for H0 once LLR ≤ ln(β / (1 - α)).
-Draws count as half points; no pentanomial (game-pair) statistics are kept.
+Draws count as half points; one virtual draw is added to the counts for the
+LLR (so a run of wins has a variance); no pentanomial (game-pair) statistics.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from dataclasses import dataclass
 
 #: Two-sided 95 % quantile of the normal distribution.
 Z_95 = 1.959963984540054
-#: Scores are kept this far from 0 and 1 so the Elo curve stays finite.
-SCORE_EPSILON = 1e-6
+#: Virtual draws added to a tally for the SPRT (see ``Tally.llr``).
+PRIOR_DRAWS = 1
 ELO_SCALE = 400.0
 
 
@@ -83,13 +84,20 @@ class Tally:
         return elo_from_score(s), low, high
 
     def llr(self, elo0: float, elo1: float) -> float:
-        """The SPRT log-likelihood ratio of H1 (``elo1``) over H0 (``elo0``); 0 if undecidable."""
-        variance = self.variance
-        if not self.games or variance <= 0.0:
+        """The SPRT log-likelihood ratio of H1 (``elo1``) over H0 (``elo0``); 0 before a game.
+
+        Counted with ``PRIOR_DRAWS`` virtual draws added, so that a run of equal
+        results (all wins, say) has a variance and the ratio grows step by step.
+        """
+        if not self.games:
             return 0.0
-        s = min(max(self.score, SCORE_EPSILON), 1.0 - SCORE_EPSILON)
+        padded = Tally(self.wins, self.draws + PRIOR_DRAWS, self.losses)
+        variance = padded.variance
+        if variance <= 0.0:
+            return 0.0
         s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-        return self.games * ((s - s0) ** 2 - (s - s1) ** 2) / (2.0 * variance)
+        s = padded.score
+        return padded.games * ((s - s0) ** 2 - (s - s1) ** 2) / (2.0 * variance)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,323 @@
+"""The Gomocup brain, in process: scripted conversations for every command and fault."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from abgames.ai.levels import LEVELS, make_player
+from abgames.games.gomoku import Gomoku, Rule
+from abgames.protocols.gomocup import Brain, default_level, rule_from_bits
+from abgames.protocols.quickmove import quick_move
+from abgames.protocols.timing import LATENCY_MARGIN_MS, TimeControl
+
+MOVE = re.compile(r"^\d+,\d+$")
+
+
+class Conversation:
+    """A brain fed line by line; ``say`` returns the lines it answered."""
+
+    def __init__(self, *, debug: bool = False, level: str = "easy") -> None:
+        self.out: list[str] = []
+        self.brain = Brain(make_player("gomoku", level, 1), self.out.append, debug=debug)
+        self.alive = True
+
+    def say(self, *lines: str) -> list[str]:
+        start = len(self.out)
+        for line in lines:
+            self.alive = self.brain.handle(line)
+        return self.out[start:]
+
+    def answers(self, *lines: str) -> list[str]:
+        """The replies without MESSAGE/DEBUG lines."""
+        return [a for a in self.say(*lines) if not a.startswith(("MESSAGE", "DEBUG"))]
+
+    @property
+    def state(self) -> Gomoku:
+        assert self.brain.state is not None
+        return self.brain.state
+
+
+@pytest.fixture
+def talk() -> Conversation:
+    conversation = Conversation()
+    assert conversation.say("START 15") == ["OK"]
+    conversation.say("INFO timeout_turn 300")
+    return conversation
+
+
+def test_start_accepts_playable_sizes_and_refuses_others() -> None:
+    c = Conversation()
+    assert c.say("START 20") == ["OK"]
+    assert c.say("START 4")[0].startswith("ERROR unsupported size 4")
+    assert c.say("START 40")[0].startswith("ERROR unsupported size 40")
+    assert c.say("START fifteen")[0].startswith("ERROR START size")
+    assert c.state.size == 20  # the refused STARTs left the board alone
+
+
+def test_rectstart_square_only() -> None:
+    c = Conversation()
+    assert c.say("RECTSTART 12,12") == ["OK"]
+    assert c.state.size == 12
+    reply = c.say("RECTSTART 20,15")
+    assert reply[0].startswith("ERROR rectangular boards")
+    assert c.say("RECTSTART 20")[0].startswith("ERROR")
+
+
+def test_commands_before_start_are_errors() -> None:
+    c = Conversation()
+    for command in ("BEGIN", "TURN 7,7", "RESTART", "TAKEBACK 7,7", "BOARD", "YXSHOWFORBID"):
+        assert c.say(command)[0].startswith("ERROR there is no board yet"), command
+
+
+def test_begin_plays_a_move_with_messages(talk: Conversation) -> None:
+    replies = talk.say("BEGIN")
+    assert MOVE.match(replies[-1])
+    assert any(r.startswith("MESSAGE depth ") and " pv " in r for r in replies)
+    assert talk.state.ply == 1
+    assert talk.say("BEGIN")[0].startswith("ERROR BEGIN needs an empty board")
+
+
+def test_turn_answers_a_move_on_an_empty_point(talk: Conversation) -> None:
+    reply = talk.answers("TURN 7,7")
+    assert len(reply) == 1 and MOVE.match(reply[0])
+    x, y = (int(v) for v in reply[0].split(","))
+    assert (x, y) != (7, 7)
+    assert talk.state.moves == [talk.state.point(7, 7), talk.state.point(x, y)]
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("TURN 7,7", "already taken"),
+        ("TURN 15,3", "off the 15x15 board"),
+        ("TURN -1,3", "off the 15x15 board"),
+        ("TURN a,b", "not a whole number"),
+        ("TURN 7", "expected x,y"),
+        ("TURN", "expected x,y"),
+        ("TURN 1,2,3", "expected x,y"),
+    ],
+)
+def test_malformed_turns_are_errors_and_keep_the_board(
+    talk: Conversation, line: str, reason: str
+) -> None:
+    talk.answers("TURN 7,7")
+    before = list(talk.state.moves)
+    reply = talk.say(line)
+    assert len(reply) == 1 and reply[0].startswith("ERROR") and reason in reply[0]
+    assert talk.state.moves == before
+    assert MOVE.match(talk.answers("TURN 0,0")[0])  # and it plays on
+
+
+def test_board_sets_the_position_and_finds_the_side_to_move(talk: Conversation) -> None:
+    reply = talk.answers("BOARD", "7,7,2", "8,8,1", "9,9,2", "DONE")
+    assert MOVE.match(reply[0])
+    state = talk.state
+    assert state.ply == 4
+    assert state.board[state.point(7, 7)] == 1  # the opponent had one more stone: black
+    assert state.board[state.point(8, 8)] == 2
+    reply = talk.answers("BOARD", "7,7,1", "8,8,2", "DONE")
+    assert MOVE.match(reply[0])
+    assert talk.state.board[talk.state.point(7, 7)] == 1  # equal counts: the brain is black
+
+
+@pytest.mark.parametrize(
+    ("lines", "reason"),
+    [
+        (["7,7,3"], "field 3"),
+        (["7,7,5"], "the field is 1 or 2"),
+        (["7,7"], "expected x,y,field"),
+        (["7,x,1"], "not a whole number"),
+        (["7,7,1", "7,7,2"], "given twice"),
+        (["7,7,1", "8,8,1"], "cannot come from alternating moves"),
+        (["20,7,1"], "off the 15x15 board"),
+        (
+            ["0,0,2", "0,1,2", "0,2,2", "0,3,2", "0,4,2", "1,0,1", "1,1,1", "1,2,1", "1,3,1"],
+            "the game is over",
+        ),
+    ],
+)
+def test_bad_boards_are_errors_and_keep_the_board(
+    talk: Conversation, lines: list[str], reason: str
+) -> None:
+    talk.answers("TURN 7,7")
+    before = list(talk.state.moves)
+    reply = talk.answers("BOARD", *lines, "DONE")
+    assert len(reply) == 1 and reply[0].startswith("ERROR") and reason in reply[0], reply
+    assert talk.state.moves == before or reason == "the game is over"
+
+
+def test_board_without_done_is_an_error_and_the_next_command_runs(talk: Conversation) -> None:
+    reply = talk.answers("BOARD", "7,7,1", "ABOUT")
+    assert reply[0].startswith("ERROR BOARD ended without DONE")
+    assert reply[1].startswith('name="abgames"')
+    assert talk.state.ply == 0
+
+
+def test_board_in_renju_keeps_the_move_order() -> None:
+    c = Conversation()
+    c.say("INFO rule 4", "START 15")
+    assert c.state.rule is Rule.RENJU
+    moves = ["7,7,2", "8,7,1", "7,8,2", "8,8,1", "9,9,2"]
+    reply = c.answers("BOARD", *moves, "DONE")
+    assert MOVE.match(reply[0])
+    state = c.state
+    assert state.moves[:5] == [
+        state.point(7, 7),
+        state.point(8, 7),
+        state.point(7, 8),
+        state.point(8, 8),
+        state.point(9, 9),
+    ]
+
+
+def test_info_keys(talk: Conversation) -> None:
+    assert (
+        talk.say(
+            "INFO timeout_turn 1234",
+            "INFO timeout_match 60000",
+            "INFO time_left 59000",
+            "INFO max_memory 83886080",
+            "INFO game_type 1",
+            "INFO max_depth 3",
+            "INFO max_node 100000",
+            "INFO folder /tmp/x",
+            "INFO evaluate 3,4",
+            "INFO something_new 17",
+        )
+        == []
+    )
+    brain = talk.brain
+    assert brain.clock == TimeControl(1234, 60000, 59000)
+    assert (brain.max_depth, brain.max_nodes, brain.folder) == (3, 100000, "/tmp/x")
+    assert talk.say("INFO timeout_turn soon")[0].startswith("ERROR INFO timeout_turn")
+    assert brain.clock.timeout_turn_ms == 1234
+
+
+def test_info_rule_bits() -> None:
+    assert rule_from_bits(0) is Rule.FREESTYLE
+    assert rule_from_bits(1) is Rule.STANDARD
+    assert rule_from_bits(2) is Rule.FREESTYLE  # continuous game: not modelled, ignored
+    assert rule_from_bits(4) is Rule.RENJU
+    assert rule_from_bits(5) is Rule.RENJU
+    c = Conversation()
+    c.say("START 15")
+    assert c.say("INFO rule 8")[0].startswith("ERROR rule 8 is not supported")
+    assert c.say("INFO rule 1") == []
+    assert c.state.rule is Rule.STANDARD
+
+
+def test_restart_and_takeback(talk: Conversation) -> None:
+    reply = talk.answers("TURN 7,7")
+    assert talk.say("TAKEBACK 7,7")[0].startswith("ERROR 7,7 is not the last move")
+    assert talk.say(f"TAKEBACK {reply[0]}") == ["OK"]
+    assert talk.say("TAKEBACK 7,7") == ["OK"]
+    assert talk.state.ply == 0
+    assert talk.say("TAKEBACK 7,7")[0].startswith("ERROR")
+    talk.answers("TURN 3,3")
+    assert talk.say("RESTART") == ["OK"]
+    assert talk.state.ply == 0 and talk.state.size == 15
+
+
+def test_about_unknown_and_end(talk: Conversation) -> None:
+    about = talk.say("ABOUT")[0]
+    assert re.fullmatch(
+        r'name="abgames", version="[^"]+", author="[^"]+", country="[^"]*", www="[^"]*"', about
+    )
+    assert talk.say("HELLO there") == ["UNKNOWN command 'HELLO'"]
+    assert talk.say("") == []
+    assert talk.alive
+    talk.say("END")
+    assert not talk.alive
+
+
+def test_yxshowforbid_lists_blacks_forbidden_points() -> None:
+    c = Conversation()
+    c.say("INFO rule 4", "START 15")
+    assert c.say("YXSHOWFORBID") == ["FORBID ."]
+    # Black 7,7 8,7 and 9,8 9,9: 9,7 would make two open threes.
+    c.answers(
+        "BOARD", "7,7,1", "0,0,2", "8,7,1", "0,14,2", "9,8,1", "14,0,2", "9,9,1", "14,14,2", "DONE"
+    )
+    black_to_show = c.state.copy()
+    forbidden = black_to_show.forbidden_points()
+    assert black_to_show.point(9, 7) in forbidden
+    reply = c.say("YXSHOWFORBID")[0]
+    assert reply.startswith("FORBID ") and reply.endswith(".")
+    pairs = re.findall(r"\d{4}", reply)
+    shown = {(int(p[:2]), int(p[2:])) for p in pairs}
+    assert (9, 7) in shown
+    assert shown == {black_to_show.xy(p) for p in forbidden}
+    c2 = Conversation()
+    c2.say("START 15")
+    assert c2.say("YXSHOWFORBID") == ["FORBID ."]  # no forbidden points in freestyle
+
+
+def test_after_the_game_is_over_moves_are_errors(talk: Conversation) -> None:
+    reply = talk.answers(
+        "BOARD", "0,0,2", "0,1,2", "0,2,2", "0,14,2", "5,5,1", "6,6,1", "7,7,1", "8,8,1", "DONE"
+    )
+    assert reply[0] in ("4,4", "9,9")  # the brain takes its five
+    assert talk.state.is_over()
+    assert "the game is over" in talk.say("TURN 0,3")[0]
+    assert talk.state.ply == 9
+
+
+def test_debug_lines_only_when_asked() -> None:
+    quiet = Conversation()
+    quiet.say("START 15")
+    assert not any(r.startswith("DEBUG") for r in quiet.say("BEGIN"))
+    loud = Conversation(debug=True)
+    loud.say("START 15")
+    assert any(r.startswith("DEBUG move limit") for r in loud.say("BEGIN"))
+
+
+def test_timeout_turn_zero_plays_at_once(talk: Conversation) -> None:
+    talk.say("INFO timeout_turn 0")
+    started = time.perf_counter()
+    reply = talk.answers("TURN 7,7")
+    assert MOVE.match(reply[0])
+    assert time.perf_counter() - started < 0.2
+
+
+def test_brain_stays_within_a_short_turn_limit() -> None:
+    c = Conversation(level=default_level())
+    c.say("START 15", "INFO timeout_turn 200")
+    for point in ("7,7", "3,3", "11,4"):
+        started = time.perf_counter()
+        reply = c.answers(f"TURN {point}")
+        elapsed = time.perf_counter() - started
+        assert MOVE.match(reply[0]), reply
+        assert elapsed < 0.2, f"{elapsed:.3f}s for a 200 ms turn"
+
+
+def test_default_level_is_the_strongest_regular_one() -> None:
+    levels = LEVELS["gomoku"]
+    assert default_level() == (
+        "max" if "max" in levels else "hard" if "hard" in levels else levels[-1]
+    )
+
+
+def test_time_control_budget() -> None:
+    assert TimeControl(0).move_limit_seconds() == 0.0
+    assert TimeControl(1000).move_limit_seconds() == pytest.approx(
+        (1000 - LATENCY_MARGIN_MS) / 1000
+    )
+    shared = TimeControl(30_000, 60_000, 12_000)
+    assert shared.move_limit_seconds(0) < 12.0 / 10  # a share of the time left, not all
+    assert shared.think_seconds(0) < shared.move_limit_seconds(0)
+    shared.charge(500)
+    assert shared.time_left_ms == 11_500
+    unlimited = TimeControl(1000, 0)
+    unlimited.charge(500)
+    assert unlimited.time_left_ms is None
+
+
+def test_quick_move_wins_then_blocks() -> None:
+    state = Gomoku.from_notation("h8 a1 i8 a2 j8 a3 k8 a4")  # both have four; black to move
+    assert state.format_move(quick_move(state) or -1) in ("g8", "l8")
+    state = Gomoku.from_notation("h8 a1 i8 a2 j8 a3 o15 a4")  # white threatens a5
+    assert state.format_move(quick_move(state) or -1) == "a5"
+    assert quick_move(Gomoku()) == Gomoku().centre

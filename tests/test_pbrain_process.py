@@ -1,0 +1,98 @@
+"""The brain as a process, as managers run it: pipes, timing, self-play, termination."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+
+import pytest
+
+from abgames.arena.engines import parse_engine_spec
+from abgames.arena.judge import FULL_BOARD, LINE_REASONS, GameTask, play_game
+from abgames.protocols.client import EngineCrashed, EngineProcess, GomocupClient
+
+BRAIN = [sys.executable, "-m", "abgames.protocols.gomocup"]
+MOVE = re.compile(r"^\d+,\d+$")
+#: Generous bound for a process to notice END or the end of its input.
+EXIT_SECONDS = 5.0
+
+
+def replies(process: EngineProcess, count: int, timeout: float = 30.0) -> list[str]:
+    return [process.read_line(timeout) for _ in range(count)]
+
+
+def test_conversation_over_pipes_never_shows_a_traceback() -> None:
+    process = EngineProcess([*BRAIN, "--level", "easy"])
+    try:
+        for line in (
+            "START 10",
+            "ABOUT",
+            "FROB",
+            "TURN x,y",
+            "TURN 99,99",
+            "INFO rule 77",
+            "BOARD",
+            "1,1,1",
+            "ABOUT",
+            "TAKEBACK 3,3",
+        ):
+            process.send(line)
+        answers = replies(process, 9)
+        assert answers[0] == "OK"
+        assert answers[1].startswith('name="abgames"')
+        assert answers[2].startswith("UNKNOWN")
+        assert all(a.startswith("ERROR") for a in answers[3:6]), answers
+        assert answers[6].startswith("ERROR BOARD ended without DONE")
+        assert answers[7].startswith('name="abgames"')
+        assert answers[8].startswith("ERROR")
+        assert not any("Traceback" in a for a in answers)
+        process.send("END")
+        with pytest.raises(EngineCrashed):
+            process.read_line(EXIT_SECONDS)
+    finally:
+        process.kill()
+
+
+def test_end_of_input_ends_the_brain_promptly() -> None:
+    process = EngineProcess([*BRAIN, "--level", "easy"])
+    try:
+        process.send("START 15")
+        assert process.read_line(30.0) == "OK"
+        process.send("INFO timeout_turn 5000")
+        process._process.stdin.close()  # type: ignore[union-attr]
+        started = time.perf_counter()
+        with pytest.raises(EngineCrashed):
+            process.read_line(EXIT_SECONDS)
+        assert time.perf_counter() - started < EXIT_SECONDS
+    finally:
+        process.kill()
+
+
+def test_turn_limit_is_honoured_as_the_manager_measures_it() -> None:
+    """The default (strongest) level, cold: every answer within a 300 ms turn."""
+    client = GomocupClient(BRAIN)
+    try:
+        client.start(15)
+        client.info("timeout_turn", 300)
+        client.info("timeout_match", 0)
+        points = [(7, 7), (3, 3), (11, 4), (2, 12), (12, 12)]
+        for x, y in points:
+            started = time.perf_counter()
+            answer = client.turn(x, y, timeout_seconds=5.0)
+            elapsed = time.perf_counter() - started
+            assert elapsed < 0.3, f"{elapsed:.3f}s for a 300 ms turn"
+            assert answer not in points
+    finally:
+        client.end()
+
+
+def test_a_whole_game_against_itself_through_two_processes() -> None:
+    command = f"{sys.executable} -m abgames.protocols.gomocup --level easy"
+    first, second = (
+        parse_engine_spec(f"cmd={command},name={name}", game="gomoku", turn_ms=2000)
+        for name in ("first", "second")
+    )
+    record = play_game(GameTask(0, "gomoku", {"size": 9}, (first, second), tolerance_ms=1000))
+    assert record.reason in (LINE_REASONS["gomoku"], FULL_BOARD), record
+    assert len(record.moves.split()) >= 9
