@@ -1,0 +1,160 @@
+"""The Connect Four opening book: exact scores of early positions, in a compact checked file.
+
+File format (version 1, all integers little-endian)::
+
+    offset  size      field
+    0       4         magic b"C4BK"
+    4       2         version (1)
+    6       1         board width (7)
+    7       1         board height (6)
+    8       1         max_moves: the most discs of any position in the book
+    9       3         reserved, zero
+    12      4         count: number of positions
+    16      4         CRC-32 of everything after the header
+    20      8*count   keys: canonical position keys, strictly increasing
+    20+8*count count  scores: signed bytes, the exact score of each key's position
+
+A key is ``current + mask`` of the position (see ``kernel``), made canonical as the
+smaller of the key and its mirror image, so one entry serves both. A score is the
+exact score for the side to move (``../shared/data/README.md`` convention).
+
+``load`` checks everything (magic, version, size, checksum, key order, score
+range) and raises ``BookError`` with a message saying what is wrong;
+``load_default_book`` turns that error into a warning and returns ``None``, so a
+damaged book never stops the solver.
+"""
+
+from __future__ import annotations
+
+import struct
+import warnings
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from abgames.ai.connect4 import kernel
+from abgames.ai.connect4.solver import canonical_key
+
+MAGIC = b"C4BK"
+VERSION = 1
+HEADER = struct.Struct("<4sHBBB3sII")
+#: File name of the book shipped inside the package.
+DEFAULT_BOOK_NAME = "book-7x6.bin"
+#: Keys are 49-bit numbers (``kernel`` explains why).
+MAX_KEY = 1 << (kernel.WIDTH * kernel.STRIDE)
+#: The largest magnitude of a score (a win with the winner's 4th disc).
+MAX_ABS_SCORE = kernel.CELLS // 2 + 1 - 4
+
+
+class BookError(ValueError):
+    """A book file that cannot be used, with the reason ("bad checksum", ...)."""
+
+
+@dataclass(frozen=True)
+class Book:
+    """Sorted canonical keys and their exact scores, ready for the compiled search."""
+
+    keys: np.ndarray  # int64, strictly increasing
+    scores: np.ndarray  # int8
+    max_moves: int
+
+    def __len__(self) -> int:
+        return int(self.keys.shape[0])
+
+    def get(self, key: int) -> int | None:
+        """The score of the position with (raw or canonical) ``key``, if the book has it."""
+
+        canonical = canonical_key(key)
+        index = int(np.searchsorted(self.keys, canonical))
+        if index < len(self) and int(self.keys[index]) == canonical:
+            return int(self.scores[index])
+        return None
+
+    @classmethod
+    def from_scores(cls, scores: Mapping[int, int], max_moves: int) -> Book:
+        """A book from ``{canonical key: score}``."""
+        keys = np.array(sorted(scores), dtype=np.int64)
+        values = np.array([scores[int(k)] for k in keys], dtype=np.int8)
+        return cls(keys, values, max_moves)
+
+
+def dumps(book: Book) -> bytes:
+    """The file image of ``book`` (see the module docstring)."""
+    payload = book.keys.astype("<u8").tobytes() + book.scores.astype(np.int8).tobytes()
+    header = HEADER.pack(
+        MAGIC,
+        VERSION,
+        kernel.WIDTH,
+        kernel.HEIGHT,
+        book.max_moves,
+        b"\0\0\0",
+        len(book),
+        zlib.crc32(payload),
+    )
+    return header + payload
+
+
+def save(book: Book, path: Path) -> None:
+    """Write ``book`` to ``path`` atomically (a temporary file, then a rename)."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_bytes(dumps(book))
+    temporary.replace(path)
+
+
+def loads(data: bytes, source: str = "book") -> Book:
+    """Parse and verify a book image; ``BookError`` names the first problem found."""
+    if len(data) < HEADER.size:
+        raise BookError(f"{source}: too short for a book header ({len(data)} bytes)")
+    magic, version, width, height, max_moves, _, count, checksum = HEADER.unpack_from(data)
+    if magic != MAGIC:
+        raise BookError(f"{source}: not a Connect Four book (magic {magic!r})")
+    if version != VERSION:
+        raise BookError(f"{source}: book version {version}, this program reads {VERSION}")
+    if (width, height) != (kernel.WIDTH, kernel.HEIGHT):
+        raise BookError(f"{source}: a {width}x{height} book, the solver plays 7x6")
+    expected = HEADER.size + 9 * count
+    if len(data) != expected:
+        raise BookError(f"{source}: {len(data)} bytes, the header promises {expected}")
+    payload = data[HEADER.size :]
+    if zlib.crc32(payload) != checksum:
+        raise BookError(f"{source}: checksum mismatch, the file is damaged")
+    keys = np.frombuffer(payload, dtype="<u8", count=count).astype(np.int64)
+    scores = np.frombuffer(payload, dtype=np.int8, offset=8 * count).copy()
+    if count and (np.any(keys <= 0) or np.any(keys >= MAX_KEY)):
+        raise BookError(f"{source}: a key outside the board")
+    if count > 1 and np.any(np.diff(keys) <= 0):
+        raise BookError(f"{source}: keys are not strictly increasing")
+    if count and np.any(np.abs(scores.astype(np.int64)) > MAX_ABS_SCORE):
+        raise BookError(f"{source}: a score outside -{MAX_ABS_SCORE}..{MAX_ABS_SCORE}")
+    if max_moves > kernel.CELLS:
+        raise BookError(f"{source}: max_moves {max_moves} exceeds the board")
+    return Book(keys, scores, max_moves)
+
+
+def load(path: Path) -> Book:
+    """Read and verify the book at ``path``.
+
+    Raises ``BookError`` if the file is not a usable book, ``OSError`` if unreadable.
+    """
+    return loads(path.read_bytes(), str(path))
+
+
+def default_book_path() -> Path:
+    return Path(str(resources.files("abgames.ai.connect4").joinpath(DEFAULT_BOOK_NAME)))
+
+
+def load_default_book() -> Book | None:
+    """The book shipped with the package, or ``None`` (with a warning) if missing or damaged."""
+    path = default_book_path()
+    try:
+        return load(path)
+    except (OSError, BookError) as error:
+        warnings.warn(
+            f"Connect Four opening book unusable, solving without it: {error}",
+            stacklevel=2,
+        )
+        return None

@@ -1,0 +1,178 @@
+"""Building the opening book: solve every position the ``perfect`` player can meet.
+
+Starting from a root (the empty board by default), the perfect player may sit on
+either side. At each of its turns it needs the exact score of every column, so the
+book gets every child of those positions; its (deterministic) choice then fixes
+which positions it meets two plies later, one for every reply of the opponent.
+Level by level, up to ``plies`` beyond the root:
+
+- ``frontier[root] = {root}`` (the player to move) and ``frontier[root + 1]`` = every
+  child of the root (the player answering);
+- for each position of ``frontier[p]``: solve its children, choose the move, and add
+  every reply to that move to ``frontier[p + 2]``.
+
+Each solved position is appended to ``work_dir/solved.txt`` ("MOVES SCORE") as soon
+as it is known, so a build that is stopped resumes where it stopped; identical
+positions (mirror images included) are solved once. Positions are spread over
+``jobs`` processes, each with its own solver and table.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from abgames.ai.connect4.book import Book, save
+from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
+from abgames.ai.connect4.perfect import choose_column
+from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Position, Solver, canonical_key
+
+WORK_FILE = "solved.txt"
+#: Default book build table: 2**24 entries = 128 MiB per process.
+BUILD_TABLE_BITS = 24
+
+Log = Callable[[str], None]
+
+_worker_solver: Solver | None = None
+
+
+def _init_worker(table_bits: int) -> None:
+    global _worker_solver
+    _worker_solver = Solver(table_bits)
+
+
+def _solve_line(moves: str) -> tuple[str, int, float]:
+    assert _worker_solver is not None
+    start = time.perf_counter()
+    score = _worker_solver.solve(Position.parse(moves))
+    return moves, score, time.perf_counter() - start
+
+
+def _read_work(path: Path) -> dict[int, int]:
+    """Canonical key -> score of every position already solved in ``path``."""
+    solved: dict[int, int] = {}
+    if not path.exists():
+        return solved
+    lines = path.read_text().splitlines()
+    for number, line in enumerate(lines, start=1):
+        parts = line.split()
+        if len(parts) != 2 or not parts[1].lstrip("-").isdigit():
+            if number == len(lines):
+                continue  # a last line cut short by an interruption: solve it again
+            raise ValueError(f"{path}:{number}: expected 'MOVES SCORE', got {line!r}")
+        solved[canonical_key(Position.parse(parts[0]).key)] = int(parts[1])
+    return solved
+
+
+def child_scores(position: Position, solved: dict[int, int]) -> list[int] | None:
+    """Each column's score for the side to move, or ``None`` if a child is unsolved."""
+    scores = [INVALID_MOVE] * WIDTH
+    for column in range(WIDTH):
+        if not position.can_play(column):
+            continue
+        child = position.play(column)
+        if child.won:
+            scores[column] = (CELLS + 1 - position.moves) // 2
+            continue
+        known = solved.get(canonical_key(child.key))
+        if known is None and child.is_over:
+            known = 0
+        if known is None:
+            return None
+        scores[column] = -known
+    return scores
+
+
+def _children_to_solve(moves: str, position: Position) -> Iterable[str]:
+    for column in range(WIDTH):
+        if position.can_play(column):
+            child = position.play(column)
+            if not child.is_over:
+                yield moves + str(column + 1)
+
+
+def build(
+    *,
+    root: str = "",
+    plies: int,
+    work_dir: Path,
+    output: Path,
+    jobs: int = 1,
+    table_bits: int = BUILD_TABLE_BITS,
+    log: Log = print,
+) -> Book:
+    """Solve every position the perfect player meets within ``plies`` of ``root``; save the book.
+
+    Returns the book written to ``output`` (every position solved so far in ``work_dir``).
+    """
+    work_dir.mkdir(parents=True, exist_ok=True)
+    work_path = work_dir / WORK_FILE
+    solved = _read_work(work_path)
+    if solved:
+        log(f"resuming: {len(solved)} positions already solved in {work_path}")
+    root_position = Position.parse(root)
+    last_ply = root_position.moves + plies
+    frontier: dict[int, dict[str, Position]] = {root_position.moves: {root: root_position}}
+    frontier[root_position.moves + 1] = {
+        line: Position.parse(line) for line in _children_to_solve(root, root_position)
+    }
+    pool = (
+        multiprocessing.get_context("fork").Pool(jobs, _init_worker, (table_bits,))
+        if jobs > 1
+        else None
+    )
+    if pool is None:
+        _init_worker(table_bits)
+    try:
+        with work_path.open("a") as work:
+            for ply in range(root_position.moves, last_ply):
+                met = frontier.pop(ply, {})
+                todo: dict[int, str] = {}
+                for moves, position in met.items():
+                    for child in _children_to_solve(moves, position):
+                        key = canonical_key(Position.parse(child).key)
+                        if key not in solved:
+                            todo.setdefault(key, child)
+                start = time.perf_counter()
+                log(f"ply {ply}: {len(met)} positions met, {len(todo)} children to solve")
+                lines = list(todo.values())
+                results = (
+                    pool.imap_unordered(_solve_line, lines) if pool else map(_solve_line, lines)
+                )
+                for done, (moves, score, seconds) in enumerate(results, start=1):
+                    solved[canonical_key(Position.parse(moves).key)] = score
+                    work.write(f"{moves} {score}\n")
+                    work.flush()
+                    if seconds > 1:
+                        log(f"  {done}/{len(lines)} {moves or '(empty)'} {score} {seconds:.1f}s")
+                log(f"ply {ply}: done in {time.perf_counter() - start:.1f}s")
+                following = frontier.setdefault(ply + 2, {})
+                for moves, position in met.items():
+                    scores = child_scores(position, solved)
+                    assert scores is not None
+                    column = choose_column(scores)
+                    reply_root = position.play(column)
+                    if reply_root.is_over:
+                        continue
+                    for reply in _children_to_solve(moves + str(column + 1), reply_root):
+                        following[reply] = Position.parse(reply)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    book = Book.from_scores(solved, max(_moves_of(work_path), default=0))
+    save(book, output)
+    log(f"book: {len(book)} positions up to {book.max_moves} discs -> {output}")
+    return book
+
+
+def _moves_of(path: Path) -> Iterable[int]:
+    for line in path.read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 2:
+            yield len(parts[0])
+
+
+__all__ = ["BUILD_TABLE_BITS", "DEFAULT_TABLE_BITS", "WORK_FILE", "build", "child_scores"]

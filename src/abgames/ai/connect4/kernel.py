@@ -1,0 +1,468 @@
+"""The compiled heart of the Connect Four solver: bitboards, negamax, null-window narrowing.
+
+This follows Pascal Pons' solver (Position / Solver / TranspositionTable / MoveSorter),
+written for numba. Everything that runs per node is compiled (``@njit(cache=True)``):
+Python calls one entry point per position (``solve`` or ``analyze``).
+
+Board layout (7 columns x 6 rows, the layout of ``abgames.games.connect4``)::
+
+    .  .  .  .  .  .  .     <- guard row (bit 6 of each column), always empty
+    5 12 19 26 33 40 47
+    4 11 18 25 32 39 46
+    3 10 17 24 31 38 45
+    2  9 16 23 30 37 44
+    1  8 15 22 29 36 43
+    0  7 14 21 28 35 42
+
+A position is two bitboards: ``current`` (the side to move's discs) and ``mask``
+(every disc). ``current + mask`` is a unique key: in each column, adding ``mask``
+(a run of ones from the bottom) to ``current`` sets the bit just above the top
+disc and keeps the side to move's discs below it; no carry crosses a column
+because the guard bit absorbs it. Keys fit in 49 bits, so signed 64-bit ints hold
+every bitboard here (left shifts may overflow past bit 63, which only drops bits
+that the board mask removes anyway; right shifts are only applied to boards).
+
+Scores follow Pons (and ``../shared/data/README.md``): from the side to move's
+view, a win with the winner's ``k``-th disc scores ``22 - k``, a loss the negative
+of the opponent's, a draw 0.
+
+The transposition table is a flat ``int64`` array of ``2**bits`` entries; one entry
+packs ``key << 15 | generation << 7 | value``. A value of 1..63 is an upper bound
+``value - 32``; 64..127 a lower bound ``value - 96``. "Clearing" the table bumps the
+generation (entries of other generations read as empty), so a clear costs nothing
+until the 8-bit generation wraps, when the array is zeroed.
+
+The optional book is two sorted arrays (canonical keys, exact scores) consulted at
+nodes with at most ``book_max_moves`` discs; see ``abgames.ai.connect4.book``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+WIDTH = 7
+HEIGHT = 6
+STRIDE = HEIGHT + 1
+CELLS = WIDTH * HEIGHT
+MIN_SCORE = -(CELLS // 2) + 3
+MAX_SCORE = (CELLS + 1) // 2 - 3
+#: Columns from the centre outwards: the tie-break of move ordering.
+COLUMN_ORDER = (3, 2, 4, 1, 5, 0, 6)
+#: One bit at the bottom of each column.
+BOTTOM_MASK = sum(1 << (c * STRIDE) for c in range(WIDTH))
+#: Every playable cell (guard bits excluded).
+BOARD_MASK = BOTTOM_MASK * ((1 << HEIGHT) - 1)
+#: The cells of column 0, guard bit included (shift by ``c * STRIDE`` for column c).
+COLUMN_BITS = (1 << STRIDE) - 1
+#: Marker for a column that cannot be played, as in Pons' ``analyze`` output.
+INVALID_MOVE = -1000
+
+# Transposition-table entry packing.
+_VALUE_BITS = 7
+_VALUE_MASK = (1 << _VALUE_BITS) - 1
+_GEN_SHIFT = _VALUE_BITS
+_KEY_SHIFT = 15
+_UPPER_OFFSET = 32  # upper bound u stored as u + 32 (1..63)
+_LOWER_OFFSET = 96  # lower bound l stored as l + 96 (64..127)
+_LOWER_FLOOR = 64
+#: Fibonacci hashing multiplier (2**64 / golden ratio, as a signed 64-bit int).
+_HASH_MULTIPLIER = 0x9E3779B97F4A7C15 - (1 << 64)
+MAX_GENERATION = 255
+
+#: Deepest recursion: one frame per disc still to play, plus the root.
+_MAX_FRAMES = CELLS + 2
+# Slots of the ``counters`` array every entry point takes.
+NODES, NODE_LIMIT, ABORTED = 0, 1, 2
+COUNTER_SLOTS = 3
+# Columns of the explicit stack of ``_negamax``: one row per frame (node on the path).
+_CURRENT, _MASK, _ALPHA, _BETA, _KEY, _SLOT, _COUNT, _TRIED, _ORDER = range(9)
+_STACK_COLUMNS = _ORDER + WIDTH
+
+
+@njit(cache=True, inline="always")
+def popcount(bits: int) -> int:
+    """Number of set bits of a non-negative board (numba has no portable popcount)."""
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _line_spots(position: int, shift: int) -> int:
+    """Empty-or-not cells that would complete a four of ``position`` along ``shift``.
+
+    For a direction with bit distance ``shift`` a cell x completes a four when three
+    neighbours in that direction are owned: xooo, oxoo, ooxo or ooox.
+    """
+    pair = (position << shift) & (position << (2 * shift))
+    spots = pair & (position << (3 * shift))
+    spots |= pair & (position >> shift)
+    pair = (position >> shift) & (position >> (2 * shift))
+    spots |= pair & (position << shift)
+    spots |= pair & (position >> (3 * shift))
+    return spots
+
+
+@njit(cache=True, inline="always")
+def winning_spots(position: int, mask: int) -> int:
+    """Empty cells where one more disc of ``position`` makes four (reachable or not)."""
+    spots = (position << 1) & (position << 2) & (position << 3)  # vertical: only upwards
+    spots |= _line_spots(position, STRIDE)  # horizontal
+    spots |= _line_spots(position, HEIGHT)  # diagonal going down to the right
+    spots |= _line_spots(position, HEIGHT + 2)  # diagonal going up to the right
+    return spots & (BOARD_MASK ^ mask)
+
+
+@njit(cache=True, inline="always")
+def playable(mask: int) -> int:
+    """The lowest empty cell of every column that is not full."""
+    return (mask + BOTTOM_MASK) & BOARD_MASK
+
+
+@njit(cache=True, inline="always")
+def column_mask(column: int) -> int:
+    return ((1 << HEIGHT) - 1) << (column * STRIDE)
+
+
+@njit(cache=True, inline="always")
+def can_win_next(current: int, mask: int) -> bool:
+    return (winning_spots(current, mask) & playable(mask)) != 0
+
+
+@njit(cache=True, inline="always")
+def non_losing_moves(current: int, mask: int) -> int:
+    """Moves that do not let the opponent win at once (call only if we cannot win now).
+
+    If the opponent has two immediate wins, nothing saves us (0). If one, we must
+    block it. Never play directly below a cell where the opponent would win.
+    """
+    possible = playable(mask)
+    opponent_win = winning_spots(current ^ mask, mask)
+    forced = possible & opponent_win
+    if forced:
+        if forced & (forced - 1):
+            return 0
+        possible = forced
+    return possible & ~(opponent_win >> 1)
+
+
+@njit(cache=True, inline="always")
+def mirror(bits: int) -> int:
+    """The board reflected left to right."""
+    result = 0
+    for column in range(WIDTH):
+        part = (bits >> (column * STRIDE)) & COLUMN_BITS
+        result |= part << ((WIDTH - 1 - column) * STRIDE)
+    return result
+
+
+@njit(cache=True, inline="always")
+def canonical_key(key: int) -> int:
+    """The smaller of a key and its mirror image: one book entry serves both."""
+    reflected = mirror(key)
+    return reflected if reflected < key else key
+
+
+@njit(cache=True, inline="always")
+def _trunc_half(value: int) -> int:
+    """``value / 2`` rounded toward zero (C semantics; Python's ``//`` floors)."""
+    return -((-value) // 2) if value < 0 else value // 2
+
+
+@njit(cache=True)
+def book_lookup(book_keys: np.ndarray, book_scores: np.ndarray, key: int) -> int:
+    """The book score of canonical ``key``, or ``INVALID_MOVE`` when it is not in the book."""
+    low = 0
+    high = book_keys.shape[0]
+    while low < high:
+        middle = (low + high) >> 1
+        if book_keys[middle] < key:
+            low = middle + 1
+        else:
+            high = middle
+    if low < book_keys.shape[0] and book_keys[low] == key:
+        return int(book_scores[low])
+    return INVALID_MOVE
+
+
+@njit(cache=True)
+def _negamax(
+    root_current: int,
+    root_mask: int,
+    root_moves: int,
+    root_alpha: int,
+    root_beta: int,
+    table: np.ndarray,
+    hash_shift: int,
+    generation: int,
+    book_keys: np.ndarray,
+    book_scores: np.ndarray,
+    book_max_moves: int,
+    counters: np.ndarray,
+    stack: np.ndarray,
+) -> int:
+    """Pons' negamax with alpha-beta, iterative (an explicit stack, no recursion).
+
+    Precondition: the side to move cannot win at once. Contract (fail-soft on
+    the window [alpha, beta]): a result ``<= alpha`` is an upper bound, ``>= beta``
+    a lower bound, anything between is exact. ``counters[NODES]`` counts nodes;
+    once it would pass ``counters[NODE_LIMIT]`` (if positive) the search stops and
+    sets ``counters[ABORTED]``: the result is then meaningless.
+    """
+    current = stack[:, _CURRENT]
+    mask = stack[:, _MASK]
+    alpha = stack[:, _ALPHA]
+    beta = stack[:, _BETA]
+    keys = stack[:, _KEY]
+    slots = stack[:, _SLOT]
+    move_count = stack[:, _COUNT]
+    tried_count = stack[:, _TRIED]
+    order = stack[:, _ORDER:]
+    order_scores = np.empty(WIDTH, np.int64)
+    gen_bits = generation << _GEN_SHIFT
+    table_mask = table.shape[0] - 1
+    use_book = book_keys.shape[0] > 0
+    budget = -1  # nodes never reach it: no limit
+    if counters[NODE_LIMIT] > 0:
+        budget = max(counters[NODE_LIMIT] - counters[NODES], 1)
+
+    depth = 0
+    current[0] = root_current
+    mask[0] = root_mask
+    alpha[0] = root_alpha
+    beta[0] = root_beta
+    nodes = 0
+    entering = True
+    result = 0
+    while True:
+        if entering:
+            # --- a new node: bounds, table, book, then generate sorted moves ----
+            nodes += 1
+            if nodes == budget:
+                counters[ABORTED] = 1
+                break
+            cur = current[depth]
+            msk = mask[depth]
+            moves = root_moves + depth
+            a = alpha[depth]
+            b = beta[depth]
+            possible = non_losing_moves(cur, msk)
+            if possible == 0:  # the opponent wins next move
+                result = -((CELLS - moves) // 2)
+                entering = False
+                continue
+            if moves >= CELLS - 2:  # neither side can still make four
+                result = 0
+                entering = False
+                continue
+            low = -((CELLS - 2 - moves) // 2)  # the opponent cannot win next move
+            if a < low:
+                a = low
+                if a >= b:
+                    result = a
+                    entering = False
+                    continue
+            high = (CELLS - 1 - moves) // 2  # we cannot win with the next disc
+            if b > high:
+                b = high
+                if a >= b:
+                    result = b
+                    entering = False
+                    continue
+            key = cur + msk
+            slot = ((key * _HASH_MULTIPLIER) >> hash_shift) & table_mask
+            tag = (key << _KEY_SHIFT) | gen_bits
+            entry = table[slot]
+            if (entry & ~_VALUE_MASK) == tag:
+                value = entry & _VALUE_MASK
+                if value >= _LOWER_FLOOR:
+                    bound = value - _LOWER_OFFSET
+                    if a < bound:
+                        a = bound
+                        if a >= b:
+                            result = a
+                            entering = False
+                            continue
+                else:
+                    bound = value - _UPPER_OFFSET
+                    if b > bound:
+                        b = bound
+                        if a >= b:
+                            result = b
+                            entering = False
+                            continue
+            if use_book and moves <= book_max_moves:
+                score = book_lookup(book_keys, book_scores, canonical_key(key))
+                if score != INVALID_MOVE:
+                    result = score
+                    entering = False
+                    continue
+            # Move ordering: most new winning spots first, centre first on ties
+            # (insertion sort, stable, filled in centre-first order).
+            count = 0
+            for i in range(WIDTH):
+                move = possible & column_mask(COLUMN_ORDER[i])
+                if move:
+                    score = popcount(winning_spots(cur | move, msk))
+                    position = count
+                    while position > 0 and order_scores[position - 1] < score:
+                        order[depth, position] = order[depth, position - 1]
+                        order_scores[position] = order_scores[position - 1]
+                        position -= 1
+                    order[depth, position] = move
+                    order_scores[position] = score
+                    count += 1
+            alpha[depth] = a
+            beta[depth] = b
+            keys[depth] = key
+            slots[depth] = slot
+            move_count[depth] = count
+            tried_count[depth] = 1
+            move = order[depth, 0]
+            # Descend into the first child: the opponent's view, window [-b, -a].
+            current[depth + 1] = cur ^ msk
+            mask[depth + 1] = msk | move
+            alpha[depth + 1] = -b
+            beta[depth + 1] = -a
+            depth += 1
+            continue
+
+        # --- a child returned ``result``: back in its parent -------------------
+        if depth == 0:
+            break
+        depth -= 1
+        score = -result
+        b = beta[depth]
+        if score >= b:
+            table[slots[depth]] = (keys[depth] << _KEY_SHIFT) | gen_bits | (score + _LOWER_OFFSET)
+            result = score
+            continue
+        if score > alpha[depth]:
+            alpha[depth] = score
+        tried = tried_count[depth]
+        if tried == move_count[depth]:
+            a = alpha[depth]
+            table[slots[depth]] = (keys[depth] << _KEY_SHIFT) | gen_bits | (a + _UPPER_OFFSET)
+            result = a
+            continue
+        tried_count[depth] = tried + 1
+        move = order[depth, tried]
+        msk = mask[depth]
+        current[depth + 1] = current[depth] ^ msk
+        mask[depth + 1] = msk | move
+        alpha[depth + 1] = -b
+        beta[depth + 1] = -alpha[depth]
+        depth += 1
+        entering = True
+    counters[NODES] += nodes
+    return result
+
+
+@njit(cache=True)
+def solve(
+    current: int,
+    mask: int,
+    moves: int,
+    weak: bool,
+    table: np.ndarray,
+    hash_shift: int,
+    generation: int,
+    book_keys: np.ndarray,
+    book_scores: np.ndarray,
+    book_max_moves: int,
+    counters: np.ndarray,
+) -> int:
+    """The exact score of an unfinished position (``weak``: only its sign, -1/0/1).
+
+    Null-window searches narrow ``[low, high]`` until it closes, probing first near
+    0 (where most positions lie) and halving toward the bounds, as Pons does.
+    ``counters`` as for ``_negamax``; if the node limit stops the search, the
+    result is meaningless and ``counters[ABORTED]`` is set.
+    """
+    if can_win_next(current, mask):
+        return 1 if weak else (CELLS + 1 - moves) // 2
+    low = -((CELLS - moves) // 2)
+    high = (CELLS + 1 - moves) // 2
+    if weak:
+        low = -1
+        high = 1
+    stack = np.empty((_MAX_FRAMES, _STACK_COLUMNS), np.int64)
+    while low < high:
+        middle = low + (high - low) // 2
+        if middle <= 0 and _trunc_half(low) < middle:
+            middle = _trunc_half(low)
+        elif middle >= 0 and _trunc_half(high) > middle:
+            middle = _trunc_half(high)
+        result = _negamax(
+            current,
+            mask,
+            moves,
+            middle,
+            middle + 1,
+            table,
+            hash_shift,
+            generation,
+            book_keys,
+            book_scores,
+            book_max_moves,
+            counters,
+            stack,
+        )
+        if counters[ABORTED]:
+            return 0
+        if result <= middle:
+            high = result
+        else:
+            low = result
+    if weak:
+        return (low > 0) - (low < 0)
+    return low
+
+
+@njit(cache=True)
+def analyze(
+    current: int,
+    mask: int,
+    moves: int,
+    weak: bool,
+    table: np.ndarray,
+    hash_shift: int,
+    generation: int,
+    book_keys: np.ndarray,
+    book_scores: np.ndarray,
+    book_max_moves: int,
+    counters: np.ndarray,
+    scores: np.ndarray,
+) -> None:
+    """Fill ``scores[c]`` with the score of playing column ``c`` (``INVALID_MOVE`` if full).
+
+    Scores are from the side to move's view, in the same convention as ``solve``.
+    Stops early, with ``counters[ABORTED]`` set, when the node limit is reached.
+    """
+    own_wins = winning_spots(current, mask)
+    for column in range(WIDTH):
+        move = playable(mask) & column_mask(column)
+        if move == 0:
+            scores[column] = INVALID_MOVE
+        elif own_wins & move:
+            scores[column] = 1 if weak else (CELLS + 1 - moves) // 2
+        else:
+            counters[NODES] += 1
+            scores[column] = -solve(
+                current ^ mask,
+                mask | move,
+                moves + 1,
+                weak,
+                table,
+                hash_shift,
+                generation,
+                book_keys,
+                book_scores,
+                book_max_moves,
+                counters,
+            )
+            if counters[ABORTED]:
+                return

@@ -1,0 +1,236 @@
+"""The exact Connect Four solver (7x6): positions, the transposition table, solve and analyze.
+
+``Solver`` owns a fixed-size transposition table (``2**table_bits`` entries of 8
+bytes; that is its whole memory) and an optional opening book, and calls one
+compiled entry point of ``abgames.ai.connect4.kernel`` per position. Scores follow
+the convention of ``../shared/data/README.md``: from the side to move's view, a
+win with the winner's ``k``-th disc scores ``22 - k``, a loss the negative, a draw 0.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from abgames.ai.connect4 import kernel
+from abgames.games.base import IllegalMoveError
+from abgames.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, ConnectFour, has_four
+
+if TYPE_CHECKING:
+    from abgames.ai.connect4.book import Book
+
+WIDTH = kernel.WIDTH
+HEIGHT = kernel.HEIGHT
+CELLS = kernel.CELLS
+INVALID_MOVE = kernel.INVALID_MOVE
+#: Default table: 2**22 entries of 8 bytes = 32 MiB.
+DEFAULT_TABLE_BITS = 22
+MIN_TABLE_BITS = 10
+MAX_TABLE_BITS = 30
+TABLE_ENTRY_BYTES = 8
+_NO_BOOK_KEYS = np.zeros(0, np.int64)
+_NO_BOOK_SCORES = np.zeros(0, np.int8)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A 7x6 position as the solver sees it: the side to move's discs and all discs.
+
+    ``won`` is true when the last move made four (the side to move has lost).
+    """
+
+    current: int
+    mask: int
+    moves: int
+    won: bool = False
+
+    @classmethod
+    def from_state(cls, state: ConnectFour) -> Position:
+        if (state.width, state.height) != (WIDTH, HEIGHT):
+            raise ValueError(f"the solver plays 7x6 only, not {state.width}x{state.height}")
+        mover = 1 - state.to_move
+        won = bool(state.moves) and has_four(state.discs[mover], state.height)
+        mask = state.discs[0] | state.discs[1]
+        return cls(state.discs[state.to_move], mask, state.ply, won)
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """The position after a move string such as ``"4453"`` (``""`` is the empty board).
+
+        Raises ``NotationError`` for a character that is not a column 1..7 and
+        ``IllegalMoveError`` for a full column or a move after the game was won;
+        the message names the move's position in the string.
+        """
+        return cls.from_state(ConnectFour.from_notation(text))
+
+    @property
+    def key(self) -> int:
+        """A unique 49-bit key (``current + mask``, see ``kernel``)."""
+        return self.current + self.mask
+
+    @property
+    def is_over(self) -> bool:
+        return self.won or self.moves == CELLS
+
+    def can_play(self, column: int) -> bool:
+        return not self.is_over and not self.mask & kernel_top_bit(column)
+
+    def play(self, column: int) -> Position:
+        """The position after the side to move drops a disc in ``column`` (0-based)."""
+        if not self.can_play(column):
+            raise IllegalMoveError(f"column {column + 1} cannot be played here")
+        move = (self.mask + bottom_bit(column)) & column_bits(column)
+        won = has_four(self.current | move, HEIGHT)
+        return Position(self.current ^ self.mask, self.mask | move, self.moves + 1, won)
+
+    def finished_score(self) -> int:
+        """The score of a finished game for the side to move: a loss, or 0 for a full board."""
+        if self.won:
+            return -((CELLS + 2) // 2 - (self.moves + 1) // 2)
+        return 0
+
+
+def bottom_bit(column: int) -> int:
+    return 1 << (column * kernel.STRIDE)
+
+
+def column_bits(column: int) -> int:
+    return ((1 << HEIGHT) - 1) << (column * kernel.STRIDE)
+
+
+def kernel_top_bit(column: int) -> int:
+    return 1 << (HEIGHT - 1 + column * kernel.STRIDE)
+
+
+def canonical_key(key: int) -> int:
+    """The smaller of ``key`` and its mirror image (the book's key of a position)."""
+    mirrored = 0
+    for column in range(WIDTH):
+        part = (key >> (column * kernel.STRIDE)) & kernel.COLUMN_BITS
+        mirrored |= part << ((WIDTH - 1 - column) * kernel.STRIDE)
+    return min(key, mirrored)
+
+
+def supports(width: int, height: int) -> bool:
+    """Whether the compiled solver handles a board of this size (7x6 only)."""
+    return (width, height) == (DEFAULT_WIDTH, DEFAULT_HEIGHT)
+
+
+class NodeLimitReached(Exception):
+    """A solve stopped at its node limit before the score was known."""
+
+
+class Solver:
+    """Exact scores of 7x6 positions, strong (exact) or weak (-1 / 0 / 1).
+
+    The table holds ``2**table_bits`` entries of ``TABLE_ENTRY_BYTES`` and never
+    grows. Results stay in it between calls (they remain valid); ``clear()`` empties
+    it in constant time. ``nodes`` and ``elapsed`` describe the last call.
+    """
+
+    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, book: Book | None = None) -> None:
+        if not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS:
+            raise ValueError(
+                f"table_bits must be {MIN_TABLE_BITS}..{MAX_TABLE_BITS}, not {table_bits}"
+            )
+        self.table_bits = table_bits
+        self.table = np.zeros(1 << table_bits, np.int64)
+        self._generation = 1
+        self.book = book
+        self.nodes = 0
+        self.elapsed = 0.0
+        self._counters = np.zeros(kernel.COUNTER_SLOTS, np.int64)
+
+    @property
+    def table_bytes(self) -> int:
+        """Memory held by the transposition table (its fixed bound)."""
+        return int(self.table.nbytes)
+
+    def clear(self) -> None:
+        """Forget every table entry (a new generation; the array is zeroed on wrap-around)."""
+        self._generation += 1
+        if self._generation > kernel.MAX_GENERATION:
+            self.table[:] = 0
+            self._generation = 1
+
+    def _book_arrays(self) -> tuple[np.ndarray, np.ndarray, int]:
+        if self.book is None:
+            return _NO_BOOK_KEYS, _NO_BOOK_SCORES, -1
+        return self.book.keys, self.book.scores, self.book.max_moves
+
+    def _start(self, node_limit: int | None) -> float:
+        self._counters[:] = 0
+        if node_limit is not None:
+            if node_limit < 1:
+                raise ValueError(f"node_limit must be positive, not {node_limit}")
+            self._counters[kernel.NODE_LIMIT] = node_limit
+        return time.perf_counter()
+
+    def _finish(self, start: float) -> None:
+        self.nodes = int(self._counters[kernel.NODES])
+        self.elapsed = time.perf_counter() - start
+        if self._counters[kernel.ABORTED]:
+            raise NodeLimitReached(f"no answer within {self.nodes} nodes")
+
+    def solve(
+        self, position: Position, *, weak: bool = False, node_limit: int | None = None
+    ) -> int:
+        """The score of ``position`` for the side to move (exact, or its sign if ``weak``).
+
+        Raises ``NodeLimitReached`` if ``node_limit`` nodes do not suffice (the
+        table keeps what was learnt, so a retry starts ahead).
+        """
+        start = self._start(node_limit)
+        if position.is_over:
+            score = position.finished_score()
+            result = (score > 0) - (score < 0) if weak else score
+        else:
+            keys, scores, book_moves = self._book_arrays()
+            result = int(
+                kernel.solve(
+                    position.current,
+                    position.mask,
+                    position.moves,
+                    weak,
+                    self.table,
+                    64 - self.table_bits,
+                    self._generation,
+                    keys,
+                    scores,
+                    book_moves,
+                    self._counters,
+                )
+            )
+        self._finish(start)
+        return result
+
+    def analyze(
+        self, position: Position, *, weak: bool = False, node_limit: int | None = None
+    ) -> list[int]:
+        """The score of playing each column (``INVALID_MOVE`` where it cannot be played).
+
+        Raises ``NodeLimitReached`` if ``node_limit`` nodes do not suffice.
+        """
+        start = self._start(node_limit)
+        out = np.full(WIDTH, INVALID_MOVE, np.int64)
+        if not position.is_over:
+            keys, scores, book_moves = self._book_arrays()
+            kernel.analyze(
+                position.current,
+                position.mask,
+                position.moves,
+                weak,
+                self.table,
+                64 - self.table_bits,
+                self._generation,
+                keys,
+                scores,
+                book_moves,
+                self._counters,
+                out,
+            )
+        self._finish(start)
+        return [int(score) for score in out]

@@ -1,0 +1,152 @@
+"""The compiled Connect Four solver: exact scores on the shared sets, symmetry, the table."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from abgames.ai.connect4.heuristic import ConnectFourEvaluation
+from abgames.ai.connect4.kernel import INVALID_MOVE
+from abgames.ai.connect4.perfect import plies_to_end, to_search_score
+from abgames.ai.connect4.solver import NodeLimitReached, Position, Solver, canonical_key
+from abgames.games.connect4 import ConnectFour
+from abgames.search.alphabeta import AlphaBeta
+from abgames.search.limit import Limit
+from abgames.search.score import is_decisive, to_root_relative
+
+#: How many positions of each shared set the fast tests solve (spread over the file).
+SAMPLES = {"L3_R1": 100, "L2_R1": 60, "L2_R2": 20, "L1_R1": 40, "L1_R2": 4}
+SMALL_TABLE_BITS = 16
+
+
+def read_set(shared_data: Path, name: str) -> list[tuple[str, int]]:
+    path = shared_data / "connect4" / f"Test_{name}"
+    if not path.exists():
+        pytest.fail(f"missing benchmark file {path}")
+    return [(moves, int(score)) for moves, score in (line.split() for line in path.open())]
+
+
+def sample(rows: list[tuple[str, int]], count: int) -> list[tuple[str, int]]:
+    step = max(1, len(rows) // count)
+    return rows[::step][:count]
+
+
+def mirrored(moves: str) -> str:
+    return "".join(str(8 - int(c)) for c in moves)
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver()
+
+
+@pytest.mark.parametrize("name", list(SAMPLES))
+def test_shared_sets_are_solved_exactly(shared_data: Path, solver: Solver, name: str) -> None:
+    for moves, expected in sample(read_set(shared_data, name), SAMPLES[name]):
+        solver.clear()
+        assert solver.solve(Position.parse(moves)) == expected, moves
+
+
+def test_weak_mode_gives_the_sign(shared_data: Path, solver: Solver) -> None:
+    for moves, expected in sample(read_set(shared_data, "L2_R1"), 30):
+        solver.clear()
+        assert solver.solve(Position.parse(moves), weak=True) == (expected > 0) - (expected < 0)
+
+
+def test_mirrored_positions_score_the_same(shared_data: Path, solver: Solver) -> None:
+    for moves, expected in sample(read_set(shared_data, "L2_R1"), 30):
+        solver.clear()
+        assert solver.solve(Position.parse(mirrored(moves))) == expected, moves
+        assert canonical_key(Position.parse(moves).key) == canonical_key(
+            Position.parse(mirrored(moves)).key
+        )
+
+
+def test_analyze_agrees_with_solve(shared_data: Path, solver: Solver) -> None:
+    for moves, expected in sample(read_set(shared_data, "L3_R1"), 20):
+        position = Position.parse(moves)
+        scores = solver.analyze(position)
+        assert max(scores) == expected, moves
+        for column, score in enumerate(scores):
+            if score == INVALID_MOVE:
+                assert not position.can_play(column)
+            elif not position.play(column).won:
+                assert score == -solver.solve(position.play(column))
+
+
+def random_late_position(rng: random.Random, plies: int) -> ConnectFour:
+    while True:
+        state = ConnectFour()
+        while state.ply < plies and state.outcome() is None:
+            state.play(rng.choice(state.legal_moves()))
+        if state.outcome() is None:
+            return state
+
+
+def reference_score(state: ConnectFour) -> int:
+    """The reference engine's full-depth score (its best score is exact once solved)."""
+    engine = AlphaBeta(ConnectFourEvaluation())
+    result = engine.best(state.copy(), Limit(depth=state.width * state.height))
+    assert result.solved or is_decisive(result.score)
+    return result.score
+
+
+def test_agrees_with_the_reference_engine_on_random_late_positions(solver: Solver) -> None:
+    rng = random.Random(6)
+    for _ in range(8):
+        state = random_late_position(rng, rng.randint(31, 34))
+        position = Position.from_state(state)
+        assert to_search_score(solver.solve(position), position.moves) == reference_score(state)
+        scores = solver.analyze(position)
+        for column in state.legal_moves():
+            child = state.copy()
+            child.play(column)
+            if child.outcome() is not None:
+                continue
+            # The child's score, one ply further from the root and from the other side.
+            expected = -to_root_relative(reference_score(child), 1)
+            assert to_search_score(scores[column], position.moves) == expected, (state, column)
+
+
+def test_scores_convert_to_plies_to_the_end() -> None:
+    # The side to move wins with its next disc: one ply.
+    assert plies_to_end(22 - 3, 4) == 1
+    # The opponent wins with its next disc: two plies.
+    assert plies_to_end(-(22 - 4), 5) == 2
+    assert plies_to_end(0, 40) == 2
+
+
+def test_finished_games_score_from_the_loser_view(solver: Solver) -> None:
+    assert solver.solve(Position.parse("1212121")) == -(22 - 4)
+    assert solver.analyze(Position.parse("1212121")) == [INVALID_MOVE] * 7
+
+
+def test_table_never_exceeds_its_memory_bound(shared_data: Path) -> None:
+    small = Solver(table_bits=SMALL_TABLE_BITS)
+    table = small.table
+    assert small.table_bytes == 8 << SMALL_TABLE_BITS
+    for moves, expected in sample(read_set(shared_data, "L2_R2"), 10):
+        assert small.solve(Position.parse(moves)) == expected
+    assert small.table is table
+    assert small.table_bytes == 8 << SMALL_TABLE_BITS
+
+
+def test_clearing_many_times_keeps_results_exact(shared_data: Path) -> None:
+    small = Solver(table_bits=SMALL_TABLE_BITS)
+    rows = sample(read_set(shared_data, "L3_R1"), 300)
+    for moves, expected in rows:  # 300 clears: the 8-bit generation wraps around
+        small.clear()
+        assert small.solve(Position.parse(moves)) == expected
+
+
+def test_table_size_is_checked() -> None:
+    with pytest.raises(ValueError, match="table_bits"):
+        Solver(table_bits=3)
+
+
+def test_node_limit_stops_a_long_solve(solver: Solver) -> None:
+    with pytest.raises(NodeLimitReached):
+        solver.solve(Position.parse("4444"), node_limit=1000)
+    assert solver.nodes <= 1000
