@@ -72,6 +72,11 @@ def register(subparsers: Any) -> None:
     book.add_argument("--work", type=Path, default=DEFAULT_WORK_DIR, help="work directory")
     book.add_argument("--output", type=Path, default=None, help="book file to write")
     book.add_argument("--table-bits", type=int, default=BUILD_TABLE_BITS)
+    book.add_argument(
+        "--write-only",
+        action="store_true",
+        help="solve nothing: write the book from the positions already in WORK",
+    )
     book.set_defaults(run=run_book)
 
 
@@ -201,6 +206,7 @@ def run_book(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         table_bits=args.table_bits,
         log=lambda text: print(text, flush=True),
+        write_only=args.write_only,
     )
     print(f"built in {time.perf_counter() - start:.1f}s")
     return 0

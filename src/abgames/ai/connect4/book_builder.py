@@ -66,8 +66,11 @@ def _read_work(path: Path) -> dict[int, int]:
     return solved
 
 
-def child_scores(position: Position, solved: dict[int, int]) -> list[int] | None:
-    """Each column's score for the side to move, or ``None`` if a child is unsolved."""
+def child_scores(position: Position, score_of: Callable[[int], int | None]) -> list[int] | None:
+    """Each column's score for the side to move, or ``None`` if a child is unknown.
+
+    ``score_of(canonical key)`` gives a solved position's score, or ``None``.
+    """
     scores = [INVALID_MOVE] * WIDTH
     for column in range(WIDTH):
         if not position.can_play(column):
@@ -76,7 +79,7 @@ def child_scores(position: Position, solved: dict[int, int]) -> list[int] | None
         if child.won:
             scores[column] = (CELLS + 1 - position.moves) // 2
             continue
-        known = solved.get(canonical_key(child.key))
+        known = score_of(canonical_key(child.key))
         if known is None and child.is_over:
             known = 0
         if known is None:
@@ -102,16 +105,20 @@ def build(
     jobs: int = 1,
     table_bits: int = BUILD_TABLE_BITS,
     log: Log = print,
+    write_only: bool = False,
 ) -> Book:
     """Solve every position the perfect player meets within ``plies`` of ``root``; save the book.
 
     Returns the book written to ``output`` (every position solved so far in ``work_dir``).
+    With ``write_only`` nothing is solved: the book is written from the work file.
     """
     work_dir.mkdir(parents=True, exist_ok=True)
     work_path = work_dir / WORK_FILE
     solved = _read_work(work_path)
     if solved:
         log(f"resuming: {len(solved)} positions already solved in {work_path}")
+    if write_only:
+        return _write_book(solved, work_path, output, log)
     root_position = Position.parse(root)
     last_ply = root_position.moves + plies
     frontier: dict[int, dict[str, Position]] = {root_position.moves: {root: root_position}}
@@ -128,6 +135,7 @@ def build(
     try:
         with work_path.open("a") as work:
             for ply in range(root_position.moves, last_ply):
+                solved.update(_read_work(work_path))  # other builders may have added some
                 met = frontier.pop(ply, {})
                 todo: dict[int, str] = {}
                 for moves, position in met.items():
@@ -150,7 +158,7 @@ def build(
                 log(f"ply {ply}: done in {time.perf_counter() - start:.1f}s")
                 following = frontier.setdefault(ply + 2, {})
                 for moves, position in met.items():
-                    scores = child_scores(position, solved)
+                    scores = child_scores(position, solved.get)
                     assert scores is not None
                     column = choose_column(scores)
                     reply_root = position.play(column)
@@ -162,17 +170,56 @@ def build(
         if pool is not None:
             pool.close()
             pool.join()
+    return _write_book(solved, work_path, output, log)
+
+
+def _write_book(solved: dict[int, int], work_path: Path, output: Path, log: Log) -> Book:
     book = Book.from_scores(solved, max(_moves_of(work_path), default=0))
     save(book, output)
     log(f"book: {len(book)} positions up to {book.max_moves} discs -> {output}")
     return book
 
 
+def book_tree(book: Book, root: str = "") -> tuple[list[str], list[str]]:
+    """The positions the perfect player meets from ``root``, split by whether the book decides.
+
+    Returns ``(inside, outside)``: ``inside`` holds the positions (move strings) at
+    the player's turn whose every column the book scores, walked as in ``build``;
+    ``outside`` the first positions met where the book no longer has every column.
+    """
+    root_position = Position.parse(root)
+    frontier = [root, *_children_to_solve(root, root_position)]
+    inside: list[str] = []
+    outside: list[str] = []
+    while frontier:
+        moves = frontier.pop()
+        position = Position.parse(moves)
+        scores = child_scores(position, book.get)
+        if scores is None:
+            outside.append(moves)
+            continue
+        inside.append(moves)
+        column = choose_column(scores)
+        reply_root = position.play(column)
+        if not reply_root.is_over:
+            frontier.extend(_children_to_solve(moves + str(column + 1), reply_root))
+    return inside, outside
+
+
 def _moves_of(path: Path) -> Iterable[int]:
+    if not path.exists():
+        return
     for line in path.read_text().splitlines():
         parts = line.split()
         if len(parts) == 2:
             yield len(parts[0])
 
 
-__all__ = ["BUILD_TABLE_BITS", "DEFAULT_TABLE_BITS", "WORK_FILE", "build", "child_scores"]
+__all__ = [
+    "BUILD_TABLE_BITS",
+    "DEFAULT_TABLE_BITS",
+    "WORK_FILE",
+    "book_tree",
+    "build",
+    "child_scores",
+]

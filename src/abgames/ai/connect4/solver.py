@@ -137,7 +137,10 @@ class Solver:
                 f"table_bits must be {MIN_TABLE_BITS}..{MAX_TABLE_BITS}, not {table_bits}"
             )
         self.table_bits = table_bits
-        self.table = np.zeros(1 << table_bits, np.int64)
+        self.table = np.empty(1 << table_bits, np.int64)
+        # Writing every entry now maps every page now: left to first use, the page
+        # faults would cost more than the search itself on small positions.
+        self.table.fill(0)
         self._generation = 1
         self.book = book
         self.nodes = 0
