@@ -8,6 +8,7 @@ import time
 import pytest
 
 from abgames.ai.levels import LEVELS, make_player
+from abgames.ai.player import AIPlayer
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.protocols.gomocup import Brain, default_level, rule_from_bits
 from abgames.protocols.quickmove import quick_move
@@ -321,3 +322,20 @@ def test_quick_move_wins_then_blocks() -> None:
     state = Gomoku.from_notation("h8 a1 i8 a2 j8 a3 o15 a4")  # white threatens a5
     assert state.format_move(quick_move(state) or -1) == "a5"
     assert quick_move(Gomoku()) == Gomoku().centre
+
+
+def test_a_slow_engine_build_does_not_delay_start_or_moves() -> None:
+    out: list[str] = []
+
+    def slow_build() -> AIPlayer:
+        time.sleep(1.0)
+        return make_player("gomoku", "easy", 1)
+
+    brain = Brain(slow_build, out.append)
+    started = time.perf_counter()
+    brain.handle("START 15")
+    assert out == ["OK"] and time.perf_counter() - started < 0.1
+    brain.handle("INFO timeout_turn 300")
+    started = time.perf_counter()
+    brain.handle("TURN 7,7")
+    assert MOVE.match(out[-1]) and time.perf_counter() - started < 0.3

@@ -140,19 +140,29 @@ def format_pv(state: Gomoku, pv: Sequence[Move]) -> str:
 
 
 class Thinker:
-    """Runs a player's search in a worker thread and answers by a wall-clock limit."""
+    """Runs a player's search in a worker thread and answers by a wall-clock limit.
 
-    def __init__(self, player: AIPlayer, report: Callable[[SearchResult, Gomoku], None]) -> None:
-        self.player = player
+    The player may be given as a factory: it is then built in the first job (the
+    warm-up), off the main thread, since building and compiling an engine can
+    take longer than a manager waits for ``OK``.
+    """
+
+    def __init__(
+        self,
+        player: AIPlayer | Callable[[], AIPlayer],
+        report: Callable[[SearchResult, Gomoku], None],
+    ) -> None:
+        self.player: AIPlayer | None = player if isinstance(player, AIPlayer) else None
+        self._factory = None if isinstance(player, AIPlayer) else player
         self.report = report
-        self._busy: threading.Event = threading.Event()
-        self._busy.set()  # set = idle
+        self._idle = threading.Event()
+        self._idle.set()
 
     def warm_up(self, state: Gomoku) -> None:
-        """Start a tiny background search so kernels compile before the first move."""
-        if not self._busy.is_set() or state.is_over():
+        """Build the player if need be and run a tiny background search (kernels compile)."""
+        if not self._idle.is_set() or state.is_over():
             return
-        self._start(state, WARMUP_SECONDS, [], quiet=True, max_depth=None, max_nodes=None)
+        self._start(state, WARMUP_SECONDS, [], threading.Event(), quiet=True)
 
     def choose(
         self,
@@ -166,7 +176,8 @@ class Thinker:
         """A legal move for the side to move, answered within ``limit_seconds``.
 
         The search gets ``think_seconds``; at ``limit_seconds`` it is stopped and the
-        best move of the deepest result is used, or ``quick_move`` if there is none.
+        best move of the deepest result is used, or ``quick_move`` if there is none
+        (also when an earlier search or the warm-up is still running).
         """
         deadline = time.perf_counter() + limit_seconds
         fallback = quick_move(state)
@@ -174,19 +185,23 @@ class Thinker:
             raise ProtocolError("there is no legal move")
         if think_seconds < MIN_SEARCH_SECONDS:
             return fallback, None
-        if not self._busy.wait(max(0.0, deadline - time.perf_counter())):
+        if not self._idle.wait(max(0.0, deadline - time.perf_counter())):
             return fallback, None  # a stopped search still runs; do not wait for it
         results: list[SearchResult] = []
+        abandoned = threading.Event()
         finished = self._start(
             state,
             min(think_seconds, max(0.0, deadline - time.perf_counter())),
             results,
+            abandoned,
             quiet=False,
             max_depth=max_depth,
             max_nodes=max_nodes,
         )
         if not finished.wait(max(0.0, deadline - time.perf_counter())):
-            self.player.stop()
+            abandoned.set()
+            if self.player is not None:
+                self.player.stop()
         legal = set(state.legal_moves())
         for result in reversed(list(results)):
             if result.move is not None and result.move in legal:
@@ -198,45 +213,56 @@ class Thinker:
         state: Gomoku,
         seconds: float,
         results: list[SearchResult],
+        abandoned: threading.Event,
         *,
         quiet: bool,
-        max_depth: int | None,
-        max_nodes: int | None,
+        max_depth: int | None = None,
+        max_nodes: int | None = None,
     ) -> threading.Event:
         finished = threading.Event()
-        self._busy.clear()
+        self._idle.clear()
         snapshot = state.copy()
 
         def work() -> None:
-            search = self.player.think_within(snapshot, seconds)
             try:
-                for result in search:
-                    results.append(result)
-                    if not quiet:
-                        self.report(result, snapshot)
-                    if max_depth is not None and result.depth >= max_depth:
-                        break
-                    if max_nodes is not None and result.nodes >= max_nodes:
-                        break
+                if self.player is None and self._factory is not None:
+                    self.player = self._factory()
+                if self.player is None or abandoned.is_set():
+                    return
+                search = self.player.think_within(snapshot, seconds)
+                try:
+                    for result in search:
+                        results.append(result)
+                        if not quiet:
+                            self.report(result, snapshot)
+                        if max_depth is not None and result.depth >= max_depth:
+                            break
+                        if max_nodes is not None and result.nodes >= max_nodes:
+                            break
+                finally:
+                    close = getattr(search, "close", None)
+                    if close is not None:
+                        close()  # ends the search generator at once
             except Exception:  # the main thread falls back to an instant move
                 traceback.print_exc(file=sys.stderr)
             finally:
-                close = getattr(search, "close", None)
-                if close is not None:
-                    close()  # ends the search generator at once
                 finished.set()
-                self._busy.set()
+                self._idle.set()
 
         threading.Thread(target=work, name="abgames-think", daemon=True).start()
         return finished
 
 
 class Brain:
-    """The engine side of the protocol: one instance per process, fed line by line."""
+    """The engine side of the protocol: one instance per process, fed line by line.
+
+    ``player`` is the AI, or a factory for it that is called in the background
+    after the first ``START`` (see ``Thinker``); ``send`` writes one reply line.
+    """
 
     def __init__(
         self,
-        player: AIPlayer,
+        player: AIPlayer | Callable[[], AIPlayer],
         send: Callable[[str], None],
         *,
         debug: bool = False,
@@ -512,8 +538,14 @@ def serve(
 ) -> int:
     """Run a brain on stdin/stdout until ``END`` or the end of input; the exit status."""
     source = stdin or sys.stdin
-    player = make_player(GAME, level or default_level(), seed)
-    brain = Brain(player, line_writer(stdout or sys.stdout), debug=debug)
+    chosen = level or default_level()
+    if chosen not in LEVELS[GAME]:
+        raise ValueError(f"gomoku has no level {chosen!r}: choose {', '.join(LEVELS[GAME])}")
+
+    def build() -> AIPlayer:
+        return make_player(GAME, chosen, seed)
+
+    brain = Brain(build, line_writer(stdout or sys.stdout), debug=debug)
     while True:
         line = source.readline()
         if not line or not brain.handle(line):
