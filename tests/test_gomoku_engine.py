@@ -248,3 +248,52 @@ def test_levels_are_registered_and_answer() -> None:
     player = make_player("gomoku", "medium")
     result = player.choose(state)
     assert result.move is not None and state.why_illegal(result.move) is None
+
+
+def slow_sets(board: nb.Board) -> tuple[set[int], list[list[set[int]]]]:
+    """The candidate and threat sets recomputed from the cells and codes (the oracle)."""
+    width = int(board.info[nb.I_WIDTH])
+    empty = [c for c in range(board.cells.shape[0]) if board.cells[c] == nb.EMPTY]
+    candidates = set()
+    for cell in empty:
+        around = [cell + dy * width + dx for dy in range(-2, 3) for dx in range(-2, 3)]
+        if any(board.cells[c] in (1, 2) for c in around):
+            candidates.add(cell)
+    threats: list[list[set[int]]] = [[set() for _ in range(nb.THREAT_KINDS)] for _ in range(2)]
+    for player in (0, 1):
+        for cell in empty:
+            for d in range(4):
+                kind = int(nb.CODE_THREAT[board.table[player, board.keys[d, cell]]])
+                if kind >= 0:
+                    threats[player][kind].add(cell)
+    return candidates, threats
+
+
+def fast_sets(board: nb.Board) -> tuple[set[int], list[list[set[int]]]]:
+    candidates = {int(c) for c in board.cand[: board.info[nb.I_CAND_SIZE]]}
+    threats = [
+        [
+            {int(c) for c in board.threat_cells[p, k, : board.threat_size[p, k]]}
+            for k in range(nb.THREAT_KINDS)
+        ]
+        for p in (0, 1)
+    ]
+    return candidates, threats
+
+
+def test_incremental_candidate_and_threat_sets_equal_a_recount_after_play_and_undo() -> None:
+    rng = random.Random(11)
+    board = nb.new_board(11, Rule.FREESTYLE)
+    for _trial in range(4):
+        while board.info[nb.I_PLY] > 0:
+            nb.undo(board)
+        for _step in range(60):
+            # Mostly play, sometimes take back: the sets must follow both ways.
+            if board.info[nb.I_PLY] > 0 and rng.random() < 0.3:
+                nb.undo(board)
+            else:
+                empty = [c for c in range(board.cells.shape[0]) if board.cells[c] == nb.EMPTY]
+                nb.play(board, rng.choice(empty))
+            assert fast_sets(board) == slow_sets(board)
+            positions = board.cand_pos[board.cand[: board.info[nb.I_CAND_SIZE]]]
+            assert list(positions) == list(range(int(board.info[nb.I_CAND_SIZE])))

@@ -12,6 +12,20 @@ around it on that line; ``play``/``undo`` change only the keys of the 40 cells a
 stone can see, and with them the pattern codes ``pattern[player, direction, cell]``
 (a table lookup), each cell's combined ``cell_value`` and the per-player pattern
 counts ``counts[player, code]`` (over empty cells) that the evaluation reads.
+
+The move generators read two kinds of incremental sets, never a board scan:
+
+- the *candidate set*: empty cells with a stone within two points (``near`` > 0),
+  kept in ``cand`` (first ``info[I_CAND_SIZE]`` entries, any order) with each
+  cell's index in ``cand_pos`` (-1 when absent);
+- per player the *threat sets*: empty cells where some direction's code is a five
+  (``T_FIVE``), a four of any kind (``T_FOUR``) or a three that becomes a straight
+  four (``T_THREE``), as ``threat_cells[player, kind]`` (first
+  ``threat_size[player, kind]`` entries) with ``threat_pos`` and, per cell,
+  ``threat_dirs`` = how many directions have a code of that kind.
+
+Play/undo update them along with the codes, so membership always equals a
+from-scratch computation (the order of the entries does not).
 Nothing is recomputed from scratch at a node.
 """
 
@@ -47,7 +61,21 @@ I_PLY = 3
 I_HASH = 4
 I_RENJU = 5
 I_RULE = 6
+I_CAND_SIZE = 7
 INFO_LEN = 8
+
+# Threat kinds of the incremental threat sets (see the module docstring).
+T_FIVE = 0
+T_FOUR = 1
+T_THREE = 2
+THREAT_KINDS = 3
+#: The threat kind of each pattern code (-1: none).
+CODE_THREAT = np.full(pt.CODE_COUNT, -1, np.int64)
+CODE_THREAT[pt.F5] = T_FIVE
+CODE_THREAT[pt.B4] = T_FOUR
+CODE_THREAT[pt.F4] = T_FOUR
+CODE_THREAT[pt.D4] = T_FOUR
+CODE_THREAT[pt.F3] = T_THREE
 
 RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 2}
 
@@ -68,6 +96,12 @@ class Board(NamedTuple):
     cell_value: npt.NDArray[np.int32]  # [player, cell] ordering value of playing there
     counts: npt.NDArray[np.int32]  # [player, code] over empty cells and directions
     near: npt.NDArray[np.int16]  # stones within two points (Chebyshev)
+    cand: npt.NDArray[np.int32]  # the candidate set (empty cells with near > 0)
+    cand_pos: npt.NDArray[np.int32]  # [cell] index in ``cand`` or -1
+    threat_cells: npt.NDArray[np.int32]  # [player, kind, i] the threat sets
+    threat_pos: npt.NDArray[np.int32]  # [player, kind, cell] index or -1
+    threat_dirs: npt.NDArray[np.int8]  # [player, kind, cell] directions of that kind
+    threat_size: npt.NDArray[np.int64]  # [player, kind]
     offsets: npt.NDArray[np.int64]  # the four direction offsets
     stack: npt.NDArray[np.int32]  # moves played (cells)
     zobrist: npt.NDArray[np.int64]  # [player, cell]
@@ -84,6 +118,12 @@ def _board_type() -> object:
         cell_value=np.zeros((1, 1), np.int32),
         counts=np.zeros((1, 1), np.int32),
         near=np.zeros(1, np.int16),
+        cand=np.zeros(1, np.int32),
+        cand_pos=np.zeros(1, np.int32),
+        threat_cells=np.zeros((1, 1, 1), np.int32),
+        threat_pos=np.zeros((1, 1, 1), np.int32),
+        threat_dirs=np.zeros((1, 1, 1), np.int8),
+        threat_size=np.zeros((1, 1), np.int64),
         offsets=np.zeros(1, np.int64),
         stack=np.zeros(1, np.int32),
         zobrist=np.zeros((1, 1), np.int64),
@@ -110,6 +150,12 @@ def new_board(size: int, rule: Rule) -> Board:
         cell_value=np.zeros((2, count), np.int32),
         counts=np.zeros((2, pt.CODE_COUNT), np.int32),
         near=np.zeros(count, np.int16),
+        cand=np.zeros(count, np.int32),
+        cand_pos=np.full(count, -1, np.int32),
+        threat_cells=np.zeros((2, THREAT_KINDS, count), np.int32),
+        threat_pos=np.full((2, THREAT_KINDS, count), -1, np.int32),
+        threat_dirs=np.zeros((2, THREAT_KINDS, count), np.int8),
+        threat_size=np.zeros((2, THREAT_KINDS), np.int64),
         offsets=np.array([1, width, width + 1, width - 1], np.int64),
         stack=np.zeros(MAX_MOVES, np.int32),
         zobrist=rng.integers(1, 2**62, size=(2, count), dtype=np.int64),
@@ -186,19 +232,19 @@ def _initialise(board: Board) -> None:
             for p in range(2):
                 code = board.table[p, key]
                 board.pattern[p, d, cell] = code
-                board.counts[p, code] += 1
+                _code_in(board, p, code, cell)
         for p in range(2):
-            board.cell_value[p, cell] = _cell_value(board, p, cell)
+            board.cell_value[p, cell] = _cell_value(board.pattern, p, cell)
 
 
 @njit(cache=True, nogil=True)
-def _cell_value(board: Board, player: int, cell: int) -> int:
+def _cell_value(pattern: npt.NDArray[np.int8], player: int, cell: int) -> int:
     """How good playing ``cell`` is for ``player``: pattern weights plus combinations."""
     total = 0
     fours = 0
     threes = 0
     for d in range(4):
-        code = board.pattern[player, d, cell]
+        code = pattern[player, d, cell]
         if code == pt.F5:
             return CELL_FIVE
         if code == pt.F4:
@@ -219,50 +265,172 @@ def _cell_value(board: Board, player: int, cell: int) -> int:
     return total
 
 
+# Hot helpers take the arrays they touch, never the whole ``Board``: passing the
+# tuple to a call (or inlining one) costs a reference-count update per array.
+
+
+@njit(cache=True, nogil=True)
+def _set_add(cells: npt.NDArray[np.int32], pos: npt.NDArray[np.int32], size: int, cell: int) -> int:
+    """Append ``cell`` to the indexed set (``cells[:size]``, ``pos``); the new size."""
+    cells[size] = cell
+    pos[cell] = size
+    return size + 1
+
+
+@njit(cache=True, nogil=True)
+def _set_remove(
+    cells: npt.NDArray[np.int32], pos: npt.NDArray[np.int32], size: int, cell: int
+) -> int:
+    """Remove ``cell`` from the indexed set (the last entry takes its place); the new size."""
+    index = pos[cell]
+    last = cells[size - 1]
+    cells[index] = last
+    pos[last] = index
+    pos[cell] = -1
+    return size - 1
+
+
+@njit(cache=True, nogil=True)
+def _threat_change(
+    threat_dirs: npt.NDArray[np.int8],
+    threat_cells: npt.NDArray[np.int32],
+    threat_pos: npt.NDArray[np.int32],
+    threat_size: npt.NDArray[np.int64],
+    player: int,
+    kind: int,
+    cell: int,
+    delta: int,
+) -> None:
+    """One direction of ``cell`` gains (delta 1) or loses (-1) a code of threat ``kind``."""
+    dirs = threat_dirs[player, kind, cell] + delta
+    threat_dirs[player, kind, cell] = dirs
+    size = threat_size[player, kind]
+    if delta > 0 and dirs == 1:
+        threat_cells[player, kind, size] = cell
+        threat_pos[player, kind, cell] = size
+        threat_size[player, kind] = size + 1
+    elif delta < 0 and dirs == 0:
+        index = threat_pos[player, kind, cell]
+        last = threat_cells[player, kind, size - 1]
+        threat_cells[player, kind, index] = last
+        threat_pos[player, kind, last] = index
+        threat_pos[player, kind, cell] = -1
+        threat_size[player, kind] = size - 1
+
+
+@njit(cache=True, nogil=True)
+def _code_in(board: Board, player: int, code: int, cell: int) -> None:
+    """Count ``player``'s ``code`` at empty ``cell`` (one direction); set-up only (slow)."""
+    board.counts[player, code] += 1
+    kind = CODE_THREAT[code]
+    if kind >= 0:
+        _threat_change(
+            board.threat_dirs,
+            board.threat_cells,
+            board.threat_pos,
+            board.threat_size,
+            player,
+            kind,
+            cell,
+            1,
+        )
+
+
 @njit(cache=True, nogil=True)
 def _update_line_cells(board: Board, cell: int, colour: int, sign: int) -> None:
-    """Add (sign 1) or remove (sign -1) ``colour`` at ``cell`` in its neighbours' keys."""
+    """Add (sign 1) or remove (sign -1) ``colour`` at ``cell`` in its neighbours' keys,
+    and with them the codes, counts, cell values and threat sets of the empty ones."""
+    cells = board.cells
+    keys = board.keys
+    pattern = board.pattern
+    table = board.table
+    counts = board.counts
+    cell_value = board.cell_value
+    threat_dirs = board.threat_dirs
+    threat_cells = board.threat_cells
+    threat_pos = board.threat_pos
+    threat_size = board.threat_size
     for d in range(4):
         off = board.offsets[d]
         for k in range(1, REACH + 1):
             for side in (-1, 1):
                 other = cell + side * k * off
-                if board.cells[other] == WALL:
+                if cells[other] == WALL:
                     continue
                 # ``cell`` lies -side*k steps from ``other``.
                 shift = 2 * _slot(-side * k)
-                board.keys[d, other] += sign * (colour << shift)
-                if board.cells[other] != EMPTY:
+                keys[d, other] += sign * (colour << shift)
+                if cells[other] != EMPTY:
                     continue
-                key = board.keys[d, other]
+                key = keys[d, other]
                 changed = False
                 for p in range(2):
-                    old = board.pattern[p, d, other]
-                    new = board.table[p, key]
-                    if old != new:
-                        board.counts[p, old] -= 1
-                        board.counts[p, new] += 1
-                        board.pattern[p, d, other] = new
-                        changed = True
+                    old = pattern[p, d, other]
+                    new = table[p, key]
+                    if old == new:
+                        continue
+                    counts[p, old] -= 1
+                    counts[p, new] += 1
+                    pattern[p, d, other] = new
+                    changed = True
+                    old_kind = CODE_THREAT[old]
+                    new_kind = CODE_THREAT[new]
+                    if old_kind != new_kind:
+                        if old_kind >= 0:
+                            _threat_change(
+                                threat_dirs, threat_cells, threat_pos, threat_size,
+                                p, old_kind, other, -1,
+                            )  # fmt: skip
+                        if new_kind >= 0:
+                            _threat_change(
+                                threat_dirs, threat_cells, threat_pos, threat_size,
+                                p, new_kind, other, 1,
+                            )  # fmt: skip
                 if changed:
-                    for p in range(2):
-                        board.cell_value[p, other] = _cell_value(board, p, other)
+                    cell_value[0, other] = _cell_value(pattern, 0, other)
+                    cell_value[1, other] = _cell_value(pattern, 1, other)
 
 
 @njit(cache=True, nogil=True)
 def _count_cell(board: Board, cell: int, sign: int) -> None:
-    """Add or remove ``cell``'s own pattern codes from the counts."""
+    """Add (sign 1) or remove (-1) ``cell``'s own pattern codes from counts and threat sets."""
     for p in range(2):
         for d in range(4):
-            board.counts[p, board.pattern[p, d, cell]] += sign
+            code = board.pattern[p, d, cell]
+            board.counts[p, code] += sign
+            kind = CODE_THREAT[code]
+            if kind >= 0:
+                _threat_change(
+                    board.threat_dirs,
+                    board.threat_cells,
+                    board.threat_pos,
+                    board.threat_size,
+                    p,
+                    kind,
+                    cell,
+                    sign,
+                )
 
 
 @njit(cache=True, nogil=True)
 def _update_near(board: Board, cell: int, sign: int) -> None:
+    """Change the near counts around ``cell`` by ``sign``, keeping the candidate set.
+
+    Call with sign 1 after the stone is on ``cell`` and with -1 before it is lifted.
+    """
     width = board.info[I_WIDTH]
+    size = board.info[I_CAND_SIZE]
     for dy in range(-2, 3):
         for dx in range(-2, 3):
-            board.near[cell + dy * width + dx] += sign
+            other = cell + dy * width + dx
+            board.near[other] += sign
+            if board.cells[other] != EMPTY:
+                continue
+            if sign > 0 and board.near[other] == 1:
+                size = _set_add(board.cand, board.cand_pos, size, other)
+            elif sign < 0 and board.near[other] == 0:
+                size = _set_remove(board.cand, board.cand_pos, size, other)
+    board.info[I_CAND_SIZE] = size
 
 
 @njit(cache=True, nogil=True)
@@ -271,6 +439,10 @@ def play(board: Board, cell: int) -> None:
     player = board.info[I_TO_MOVE]
     colour = player + 1
     _count_cell(board, cell, -1)
+    if board.cand_pos[cell] >= 0:
+        board.info[I_CAND_SIZE] = _set_remove(
+            board.cand, board.cand_pos, board.info[I_CAND_SIZE], cell
+        )
     board.cells[cell] = colour
     _update_line_cells(board, cell, colour, 1)
     _update_near(board, cell, 1)
@@ -291,6 +463,10 @@ def undo(board: Board) -> int:
     board.info[I_HASH] ^= board.zobrist[player, cell]
     _update_near(board, cell, -1)
     board.cells[cell] = EMPTY
+    if board.near[cell] > 0:
+        board.info[I_CAND_SIZE] = _set_add(
+            board.cand, board.cand_pos, board.info[I_CAND_SIZE], cell
+        )
     _update_line_cells(board, cell, colour, -1)
     _count_cell(board, cell, 1)
     return cell

@@ -32,13 +32,16 @@ from numba import njit, typeof, types
 from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku.board import (
     BOARD_TYPE,
-    EMPTY,
+    I_CAND_SIZE,
     I_HASH,
     I_PLY,
     I_RENJU,
     I_SIZE,
     I_TO_MOVE,
     NOT_FORBIDDEN,
+    T_FIVE,
+    T_FOUR,
+    T_THREE,
     Board,
     forbidden,
     play,
@@ -159,19 +162,11 @@ def _allowed(board: Board, player: int, cell: int) -> bool:
 
 @njit(cache=True, nogil=True)
 def _five_cells(board: Board, player: int, out: npt.NDArray[np.int32]) -> int:
-    """The distinct empty cells where ``player`` completes a five (at most ``len(out)``)."""
-    count = 0
-    if board.counts[player, pt.F5] == 0:
-        return 0
-    for cell in range(board.cells.shape[0]):
-        if board.cells[cell] != EMPTY or board.near[cell] == 0:
-            continue
-        for d in range(4):
-            if board.pattern[player, d, cell] == pt.F5:
-                if count < out.shape[0]:
-                    out[count] = cell
-                count += 1
-                break
+    """The distinct empty cells where ``player`` completes a five (at most ``len(out)`` kept)."""
+    count = int(board.threat_size[player, T_FIVE])
+    cells = board.threat_cells[player, T_FIVE]
+    for i in range(min(count, out.shape[0])):
+        out[i] = cells[i]
     return count
 
 
@@ -183,7 +178,7 @@ def _five_cells_around(board: Board, player: int, centre: int, out: npt.NDArray[
         off = board.offsets[d]
         for k in range(-4, 5):
             cell = centre + k * off
-            if k == 0 or board.cells[cell] != EMPTY:
+            if k == 0 or board.cells[cell] != 0:
                 continue
             if board.pattern[player, d, cell] == pt.F5:
                 seen = False
@@ -221,38 +216,52 @@ def generate(board: Board, tables: Tables, ply: int) -> int:
     if not (board.info[I_RENJU] != 0 and other == 0):
         other_flex += board.counts[other, pt.D4]
     must_defend = threats and other_flex > 0
-    for cell in range(board.cells.shape[0]):
-        if board.cells[cell] != EMPTY or board.near[cell] == 0:
+    # Arrays into locals: the hot loop passes no tuples (see board.py).
+    cell_value = board.cell_value
+    history = tables.history
+    renju_black = me == 0 and board.info[I_RENJU] != 0
+    if must_defend:
+        # Own fours, then the opponent's four points not already listed.
+        threat_cells = board.threat_cells
+        threat_dirs = board.threat_dirs
+        for side in range(2):
+            player = me if side == 0 else other
+            for i in range(board.threat_size[player, T_FOUR]):
+                cell = int(threat_cells[player, T_FOUR, i])
+                if side == 1 and threat_dirs[me, T_FOUR, cell] > 0:
+                    continue
+                if renju_black and forbidden(board, cell) != NOT_FORBIDDEN:
+                    continue
+                moves[count] = cell
+                keys[count] = _order_key(cell_value, history, me, cell)
+                count += 1
+        return count
+    cand = board.cand
+    for i in range(board.info[I_CAND_SIZE]):
+        cell = int(cand[i])
+        if renju_black and forbidden(board, cell) != NOT_FORBIDDEN:
             continue
-        if must_defend:
-            mine = False
-            theirs = False
-            for d in range(4):
-                if pt.B4 <= board.pattern[me, d, cell] <= pt.D4:
-                    mine = True
-                if pt.B4 <= board.pattern[other, d, cell] <= pt.D4:
-                    theirs = True
-            if not (mine or theirs):
-                continue
-        if not _allowed(board, me, cell):
-            continue
-        if count >= MAX_MOVES:
-            break
         moves[count] = cell
-        keys[count] = (
-            board.cell_value[me, cell]
-            + board.cell_value[other, cell] * DEFENCE_ORDER_PERCENT // 100
-            + tables.history[me, cell]
-        )
+        keys[count] = _order_key(cell_value, history, me, cell)
         count += 1
     return count
 
 
 @njit(cache=True, nogil=True)
-def _pick(tables: Tables, ply: int, start: int, count: int) -> int:
+def _order_key(
+    cell_value: npt.NDArray[np.int32], history: npt.NDArray[np.int64], me: int, cell: int
+) -> int:
+    """The ordering key of ``me`` playing ``cell``: attack + share of defence + history."""
+    return (
+        cell_value[me, cell]
+        + cell_value[1 - me, cell] * DEFENCE_ORDER_PERCENT // 100
+        + history[me, cell]
+    )
+
+
+@njit(cache=True, nogil=True)
+def _pick(moves: npt.NDArray[np.int32], keys: npt.NDArray[np.int64], start: int, count: int) -> int:
     """Selection sort step: bring the best remaining move to ``start`` and return it."""
-    moves = tables.moves[ply]
-    keys = tables.order[ply]
     best = start
     for i in range(start + 1, count):
         if keys[i] > keys[best]:
@@ -264,12 +273,14 @@ def _pick(tables: Tables, ply: int, start: int, count: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _beam_cut(tables: Tables, ply: int, count: int, beam: int) -> int:
+def _beam_cut(
+    moves: npt.NDArray[np.int32], keys: npt.NDArray[np.int64], count: int, beam: int
+) -> int:
     """Keep only the ``beam`` best-keyed moves (all of them if ``beam`` is 0)."""
     if beam <= 0 or count <= beam:
         return count
     for i in range(beam):
-        _pick(tables, ply, i, count)
+        _pick(moves, keys, i, count)
     return beam
 
 
@@ -277,12 +288,13 @@ def _beam_cut(tables: Tables, ply: int, count: int, beam: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _stop_requested(tables: Tables) -> bool:
-    if tables.stats[S_ABORTED] != 0:
+def _stop_requested(stats: npt.NDArray[np.int64], stop: npt.NDArray[np.int64]) -> bool:
+    """Whether to stop: already aborted, or the stop flag is up (polled every 1024 nodes)."""
+    if stats[S_ABORTED] != 0:
         return True
-    polled = (tables.stats[S_NODES] + tables.stats[S_VCF_NODES]) & CHECK_INTERVAL == 0
-    if polled and tables.stop[0] != 0:
-        tables.stats[S_ABORTED] = 1
+    polled = (stats[S_NODES] + stats[S_VCF_NODES]) & CHECK_INTERVAL == 0
+    if polled and stop[0] != 0:
+        stats[S_ABORTED] = 1
         return True
     return False
 
@@ -311,7 +323,7 @@ def _threat_node(board: Board, tables: Tables, depth: int) -> int:
     if tables.stats[S_VCF_NODES] >= tables.stats[S_VCF_LIMIT]:
         tables.stats[S_VCF_EXHAUSTED] = 1
         return -1
-    if _stop_requested(tables):
+    if _stop_requested(tables.stats, tables.stop):
         return -1
     if depth <= 0:
         return -1
@@ -370,33 +382,36 @@ def _prepend_pv(tables: Tables, ply: int, first: int, second: int) -> None:
 
 @njit(cache=True, nogil=True)
 def _is_four_cell(board: Board, player: int, cell: int) -> bool:
-    for d in range(4):  # a loop, not any(...): numba compiles no generators  # noqa: SIM110
-        if pt.B4 <= board.pattern[player, d, cell] <= pt.D4:
-            return True
-    return False
+    """Whether ``player`` makes a four of any kind by playing empty ``cell``."""
+    return board.threat_dirs[player, T_FOUR, cell] > 0
 
 
 @njit(cache=True, nogil=True)
 def _four_cells(board: Board, player: int, out: npt.NDArray[np.int32]) -> int:
     """Cells where ``player`` may make a four, best first by cell value."""
     count = 0
-    for cell in range(board.cells.shape[0]):
-        if board.cells[cell] != EMPTY or board.near[cell] == 0:
+    threat_cells = board.threat_cells
+    renju_black = player == 0 and board.info[I_RENJU] != 0
+    for i in range(board.threat_size[player, T_FOUR]):
+        cell = int(threat_cells[player, T_FOUR, i])
+        if renju_black and forbidden(board, cell) != NOT_FORBIDDEN:
             continue
-        if _is_four_cell(board, player, cell) and _allowed(board, player, cell):
-            out[count] = cell
-            count += 1
-    _sort_by_value(board, player, out, count)
+        out[count] = cell
+        count += 1
+    _sort_by_value(board.cell_value, player, out, count)
     return count
 
 
 @njit(cache=True, nogil=True)
-def _sort_by_value(board: Board, player: int, cells: npt.NDArray[np.int32], count: int) -> None:
+def _sort_by_value(
+    cell_value: npt.NDArray[np.int32], player: int, cells: npt.NDArray[np.int32], count: int
+) -> None:
+    """Insertion-sort ``cells[:count]`` by ``player``'s cell value, best first (stable)."""
     for i in range(1, count):
         cell = cells[i]
-        value = board.cell_value[player, cell]
+        value = cell_value[player, cell]
         j = i - 1
-        while j >= 0 and board.cell_value[player, cells[j]] < value:
+        while j >= 0 and cell_value[player, cells[j]] < value:
             cells[j + 1] = cells[j]
             j -= 1
         cells[j + 1] = cell
@@ -478,18 +493,16 @@ def vct(board: Board, tables: Tables, depth: int, ply: int) -> int:
         return 0
     candidates = tables.moves[ply + 1]
     count = 0
-    for cell in range(board.cells.shape[0]):
-        if board.cells[cell] != EMPTY or board.near[cell] == 0:
-            continue
-        threat = False
-        for d in range(4):
-            code = board.pattern[attacker, d, cell]
-            if code == pt.F3 or pt.B4 <= code <= pt.D4:
-                threat = True
-        if threat and _allowed(board, attacker, cell):
-            candidates[count] = cell
-            count += 1
-    _sort_by_value(board, attacker, candidates, count)
+    for kind in (T_FOUR, T_THREE):
+        cells = board.threat_cells[attacker, kind]
+        for i in range(board.threat_size[attacker, kind]):
+            cell = int(cells[i])
+            if kind == T_THREE and board.threat_dirs[attacker, T_FOUR, cell] > 0:
+                continue
+            if _allowed(board, attacker, cell):
+                candidates[count] = cell
+                count += 1
+    _sort_by_value(board.cell_value, attacker, candidates, count)
     local = candidates[:count].copy()
     for i in range(count):
         cell = int(local[i])
@@ -516,15 +529,16 @@ def vct(board: Board, tables: Tables, depth: int, ply: int) -> int:
         if board.counts[attacker, pt.F4] + board.counts[attacker, pt.D4] > 0:
             replies = tables.moves[ply + 1]
             replies_count = 0
-            for reply in range(board.cells.shape[0]):
-                if board.cells[reply] != EMPTY or board.near[reply] == 0:
-                    continue
-                stops = _is_four_cell(board, attacker, reply) or _is_four_cell(
-                    board, defender, reply
-                )
-                if stops and _allowed(board, defender, reply):
-                    replies[replies_count] = reply
-                    replies_count += 1
+            for side in range(2):
+                player = attacker if side == 0 else defender
+                cells = board.threat_cells[player, T_FOUR]
+                for j in range(board.threat_size[player, T_FOUR]):
+                    reply = int(cells[j])
+                    if side == 1 and board.threat_dirs[attacker, T_FOUR, reply] > 0:
+                        continue
+                    if _allowed(board, defender, reply):
+                        replies[replies_count] = reply
+                        replies_count += 1
             defences = replies[:replies_count].copy()
             for j in range(replies_count):
                 play(board, int(defences[j]))
@@ -609,7 +623,7 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     """Fail-soft PVS: the score of the side to move searched ``depth`` plies deep."""
     tables.stats[S_NODES] += 1
     tables.pv_length[ply] = 0
-    if _stop_requested(tables):
+    if _stop_requested(tables.stats, tables.stop):
         return 0
     if ply > tables.stats[S_SELDEPTH]:
         tables.stats[S_SELDEPTH] = ply
@@ -665,13 +679,13 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
             keys[i] += 1 << 30
         elif moves[i] == tables.killers[ply, 1]:
             keys[i] += 1 << 29
-    count = _beam_cut(tables, ply, count, int(tables.config[C_BEAM]))
+    count = _beam_cut(moves, keys, count, int(tables.config[C_BEAM]))
 
     alpha_original = alpha
     best = -WIN - 1
     best_move = -1
     for i in range(count):
-        cell = _pick(tables, ply, i, count)
+        cell = _pick(moves, keys, i, count)
         play(board, cell)
         if i == 0:
             score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
@@ -758,7 +772,9 @@ def root_candidates(board: Board, tables: Tables, out: npt.NDArray[np.int32]) ->
         count = _five_cells(board, other, out[:2])
         return min(count, 2)
     count = generate(board, tables, 0)
-    count = _beam_cut(tables, 0, count, int(tables.config[C_BEAM]))
+    moves = tables.moves[0]
+    keys = tables.order[0]
+    count = _beam_cut(moves, keys, count, int(tables.config[C_BEAM]))
     for i in range(count):
-        out[i] = _pick(tables, 0, i, count)
+        out[i] = _pick(moves, keys, i, count)
     return count
