@@ -362,7 +362,7 @@ def _negamax(
 
 
 @njit(cache=True)
-def solve(
+def _solve(
     current: int,
     mask: int,
     moves: int,
@@ -422,6 +422,49 @@ def solve(
     return low
 
 
+@njit(cache=True, inline="always")
+def _reset_counters(counters: np.ndarray, node_limit: int) -> None:
+    counters[NODES] = 0
+    counters[NODE_LIMIT] = node_limit
+    counters[ABORTED] = 0
+
+
+@njit(cache=True)
+def solve(
+    current: int,
+    mask: int,
+    moves: int,
+    weak: bool,
+    table: np.ndarray,
+    hash_shift: int,
+    generation: int,
+    book_keys: np.ndarray,
+    book_scores: np.ndarray,
+    book_max_moves: int,
+    counters: np.ndarray,
+    node_limit: int,
+) -> int:
+    """The score of an unfinished position: the entry point for one position.
+
+    Counts nodes from 0 in ``counters``; ``node_limit`` (if positive) stops the
+    search with ``counters[ABORTED]`` set, and the result is then meaningless.
+    """
+    _reset_counters(counters, node_limit)
+    return _solve(
+        current,
+        mask,
+        moves,
+        weak,
+        table,
+        hash_shift,
+        generation,
+        book_keys,
+        book_scores,
+        book_max_moves,
+        counters,
+    )
+
+
 @njit(cache=True)
 def analyze(
     current: int,
@@ -435,13 +478,16 @@ def analyze(
     book_scores: np.ndarray,
     book_max_moves: int,
     counters: np.ndarray,
+    node_limit: int,
     scores: np.ndarray,
 ) -> None:
     """Fill ``scores[c]`` with the score of playing column ``c`` (``INVALID_MOVE`` if full).
 
     Scores are from the side to move's view, in the same convention as ``solve``.
-    Stops early, with ``counters[ABORTED]`` set, when the node limit is reached.
+    Counts nodes from 0; stops early, with ``counters[ABORTED]`` set, once
+    ``node_limit`` (if positive) is reached.
     """
+    _reset_counters(counters, node_limit)
     own_wins = winning_spots(current, mask)
     for column in range(WIDTH):
         move = playable(mask) & column_mask(column)
@@ -451,7 +497,7 @@ def analyze(
             scores[column] = 1 if weak else (CELLS + 1 - moves) // 2
         else:
             counters[NODES] += 1
-            scores[column] = -solve(
+            scores[column] = -_solve(
                 current ^ mask,
                 mask | move,
                 moves + 1,

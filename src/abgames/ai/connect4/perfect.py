@@ -42,9 +42,9 @@ from abgames.search.limit import Limit
 from abgames.search.result import SearchResult
 
 #: Seconds the fallback engine (boards other than 7x6) thinks per move.
-FALLBACK_SECONDS = 5.0
-#: Nodes the solver may spend on one move (about 10 s) before the fallback plays.
-PERFECT_NODE_LIMIT = 50_000_000
+FALLBACK_SECONDS = 3.0
+#: Nodes the solver may spend on one move (about 5 s) before the fallback plays.
+PERFECT_NODE_LIMIT = 25_000_000
 #: ``22``: a win with the winner's k-th disc scores ``22 - k``.
 _SCORE_BASE = (CELLS + 2) // 2
 _CENTRE_RANK = {column: rank for rank, column in enumerate(COLUMN_ORDER)}

@@ -164,13 +164,14 @@ class Solver:
             return _NO_BOOK_KEYS, _NO_BOOK_SCORES, -1
         return self.book.keys, self.book.scores, self.book.max_moves
 
-    def _start(self, node_limit: int | None) -> float:
-        self._counters[:] = 0
-        if node_limit is not None:
-            if node_limit < 1:
-                raise ValueError(f"node_limit must be positive, not {node_limit}")
-            self._counters[kernel.NODE_LIMIT] = node_limit
-        return time.perf_counter()
+    @staticmethod
+    def _limit(node_limit: int | None) -> int:
+        """The kernel's form of a node limit: 0 for none."""
+        if node_limit is None:
+            return 0
+        if node_limit < 1:
+            raise ValueError(f"node_limit must be positive, not {node_limit}")
+        return node_limit
 
     def _finish(self, start: float) -> None:
         self.nodes = int(self._counters[kernel.NODES])
@@ -186,8 +187,10 @@ class Solver:
         Raises ``NodeLimitReached`` if ``node_limit`` nodes do not suffice (the
         table keeps what was learnt, so a retry starts ahead).
         """
-        start = self._start(node_limit)
+        limit = self._limit(node_limit)
+        start = time.perf_counter()
         if position.is_over:
+            self._counters.fill(0)
             score = position.finished_score()
             result = (score > 0) - (score < 0) if weak else score
         else:
@@ -205,6 +208,7 @@ class Solver:
                     scores,
                     book_moves,
                     self._counters,
+                    limit,
                 )
             )
         self._finish(start)
@@ -217,8 +221,10 @@ class Solver:
 
         Raises ``NodeLimitReached`` if ``node_limit`` nodes do not suffice.
         """
-        start = self._start(node_limit)
+        limit = self._limit(node_limit)
+        start = time.perf_counter()
         out = np.full(WIDTH, INVALID_MOVE, np.int64)
+        self._counters.fill(0)
         if not position.is_over:
             keys, scores, book_moves = self._book_arrays()
             kernel.analyze(
@@ -233,6 +239,7 @@ class Solver:
                 scores,
                 book_moves,
                 self._counters,
+                limit,
                 out,
             )
         self._finish(start)
