@@ -11,6 +11,8 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@echo "Compiling the engines' kernels (once; about a minute on a fresh machine)..."
+	$(BIN)/abgames warmup
 	touch $(STAMP)
 
 play: $(STAMP)

@@ -13,7 +13,9 @@ from abgames import __version__
 COMMAND_MODULES = (
     "abgames.commands.play",
     "abgames.commands.experiment",
+    "abgames.commands.connect4",
     "abgames.commands.gui",
+    "abgames.commands.warmup",
     "abgames.commands.pbrain",
     "abgames.commands.arena",
 )

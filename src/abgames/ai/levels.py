@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from typing import cast
 
-from abgames.ai.connect4 import heuristic as connect4_heuristic
-from abgames.ai.gomoku import player as gomoku_player
 from abgames.ai.player import AIPlayer
-from abgames.ai.tictactoe import make_player as tictactoe_player
 from abgames.games.base import GameState
 
 PlayerFactory = Callable[[str, "int | None"], AIPlayer]
@@ -15,7 +14,7 @@ PlayerFactory = Callable[[str, "int | None"], AIPlayer]
 #: Level names per game, weakest first; the last is the default.
 LEVELS: dict[str, tuple[str, ...]] = {
     "tictactoe": ("easy", "medium", "hard", "perfect"),
-    "connect4": ("easy", "medium", "hard"),
+    "connect4": ("easy", "medium", "hard", "perfect"),
     "gomoku": ("easy", "medium", "hard", "max", "classic"),
 }
 
@@ -25,11 +24,18 @@ DEFAULT_LEVEL: dict[str, str] = {
     "gomoku": "hard",
 }
 
-_FACTORIES: dict[str, PlayerFactory] = {
-    "tictactoe": tictactoe_player,
-    "connect4": connect4_heuristic.make_player,
-    "gomoku": gomoku_player.make_player,
+#: The module holding each game's ``make_player(level, seed)``. Imported on first use,
+#: so that choosing tic-tac-toe never loads (or compiles) another game's kernels.
+_FACTORY_MODULES: dict[str, str] = {
+    "tictactoe": "abgames.ai.tictactoe",
+    "connect4": "abgames.ai.connect4.players",
+    "gomoku": "abgames.ai.gomoku.player",
 }
+
+
+def _factory(game: str) -> PlayerFactory:
+    module = importlib.import_module(_FACTORY_MODULES[game])
+    return cast(PlayerFactory, module.make_player)
 
 
 class UnknownLevelError(ValueError):
@@ -43,7 +49,7 @@ def make_player(game: str, level: str, seed: int | None = None) -> AIPlayer:
         raise UnknownLevelError(f"unknown game {game!r}: choose {', '.join(LEVELS)}")
     if level not in levels:
         raise UnknownLevelError(f"{game} has no level {level!r}: choose {', '.join(levels)}")
-    return _FACTORIES[game](level, seed)
+    return _factory(game)(level, seed)
 
 
 def player_for(state: GameState, level: str, seed: int | None = None) -> AIPlayer:
