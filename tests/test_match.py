@@ -178,3 +178,18 @@ def test_restart_keeps_settings_and_clears_the_game() -> None:
     match.restart()
     assert match.state.ply == 0 and match.analyses == []
     assert match.state.options() == {"width": 6, "height": 5}
+
+
+def test_choosing_a_game_does_not_load_the_other_games_kernels() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from abgames.match import Match, new_state, seats_for\n"
+        "Match(new_state('tictactoe'), seats_for('human-ai', 'human', 'perfect')).hint()\n"
+        "print('numba' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
