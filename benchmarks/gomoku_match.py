@@ -1,19 +1,26 @@
 """A small match: one level against another from the shared freestyle openings.
 
-Usage: python benchmarks/gomoku_match.py [--games 100] [--a hard] [--b classic] [--time 2.0]
+Usage: python benchmarks/gomoku_match.py [--games 100] [--a hard] [--b classic]
+       [--time 2.0] [--concurrency 2] [--start 0]
 Colours alternate; each opening is played twice (once with each side as black).
-Prints wins/losses/draws for ``--a``. ``--time`` overrides ``--a``'s per-move time.
+Prints each game's result as it ends (with the moves), then wins/losses/draws for
+``--a``. ``--time`` overrides ``--a``'s per-move time; ``--concurrency`` plays that
+many games at once in worker processes (each with its own players).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
-from dataclasses import replace
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from abgames.ai.gomoku.player import GomokuPlayer
 from abgames.ai.levels import make_player
+from abgames.ai.player import AIPlayer
 from abgames.games.gomoku import Gomoku
 
 OPENINGS = (
@@ -26,6 +33,17 @@ OPENINGS = (
 )
 
 
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: its number, whether ``a`` had black, the winner (0/1/None)."""
+
+    game: int
+    a_is_black: bool
+    winner: int | None
+    moves: str
+    seconds: float
+
+
 def openings() -> list[list[tuple[int, int]]]:
     if not OPENINGS.exists():
         sys.exit(f"openings not found: {OPENINGS}")
@@ -36,44 +54,92 @@ def openings() -> list[list[tuple[int, int]]]:
     return result
 
 
-def play_game(opening: list[tuple[int, int]], black: object, white: object) -> int | None:
+def play_game(
+    opening: list[tuple[int, int]], black: AIPlayer, white: AIPlayer
+) -> tuple[int | None, str]:
+    """Play one game from ``opening``; the winner (0 black, 1 white, None draw) and moves."""
     state = Gomoku()
     for dx, dy in opening:
         state.play(state.point(7 + dx, 7 + dy))
     players = (black, white)
     while state.outcome() is None:
-        result = players[state.to_move].choose(state)  # type: ignore[attr-defined]
+        result = players[state.to_move].choose(state)
+        assert result.move is not None
         state.play(result.move)
     outcome = state.outcome()
     assert outcome is not None
-    return outcome.winner
+    return outcome.winner, " ".join(state.format_move(m) for m in state.moves)
+
+
+_PLAYERS: tuple[AIPlayer, AIPlayer] | None = None
+
+
+def _make_players(a_level: str, b_level: str, a_time: float | None) -> tuple[AIPlayer, AIPlayer]:
+    a = make_player("gomoku", a_level)
+    if a_time is not None and isinstance(a, GomokuPlayer):
+        a.limit = replace(a.limit, time=a_time)
+    return a, make_player("gomoku", b_level)
+
+
+def _init_worker(a_level: str, b_level: str, a_time: float | None) -> None:
+    global _PLAYERS
+    _PLAYERS = _make_players(a_level, b_level, a_time)
+
+
+def _run_game(game: int) -> GameResult:
+    assert _PLAYERS is not None
+    a, b = _PLAYERS
+    book = openings()
+    opening = book[(game // 2) % len(book)]
+    a_is_black = game % 2 == 0
+    start = time.perf_counter()
+    winner, moves = play_game(opening, a, b) if a_is_black else play_game(opening, b, a)
+    return GameResult(game, a_is_black, winner, moves, time.perf_counter() - start)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--start", type=int, default=0, help="first game number (resume)")
     parser.add_argument("--a", default="hard")
     parser.add_argument("--b", default="classic")
     parser.add_argument("--time", type=float, default=None)
+    parser.add_argument("--concurrency", type=int, default=1)
     args = parser.parse_args()
-    a = make_player("gomoku", args.a)
-    if args.time is not None and isinstance(a, GomokuPlayer):
-        a.limit = replace(a.limit, time=args.time)
-    b = make_player("gomoku", args.b)
+    games = range(args.start, args.start + args.games)
+    init_args = (args.a, args.b, args.time)
     wins = losses = draws = 0
-    book = openings()
-    for game in range(args.games):
-        opening = book[(game // 2) % len(book)]
-        a_is_black = game % 2 == 0
-        winner = play_game(opening, a, b) if a_is_black else play_game(opening, b, a)
-        if winner is None:
+    results: Iterator[GameResult]
+    if args.concurrency > 1:
+        pool = multiprocessing.get_context("spawn").Pool(args.concurrency, _init_worker, init_args)
+        results = pool.imap_unordered(_run_game, games)
+    else:
+        _init_worker(*init_args)
+        pool = None
+        results = map(_run_game, games)
+    for result in results:
+        if result.winner is None:
             draws += 1
-        elif (winner == 0) == a_is_black:
+            mark = "draw"
+        elif (result.winner == 0) == result.a_is_black:
             wins += 1
+            mark = "win"
         else:
             losses += 1
-        print(f"game {game + 1}: {args.a} +{wins} -{losses} ={draws}", flush=True)
-    print(f"{args.a} vs {args.b}: {wins} wins, {losses} losses, {draws} draws in {args.games}")
+            mark = "LOSS"
+        colour = "black" if result.a_is_black else "white"
+        print(
+            f"game {result.game + 1} ({args.a} {colour}, {result.seconds:.0f} s): {mark}; "
+            f"{args.a} +{wins} -{losses} ={draws}; moves {result.moves}",
+            flush=True,
+        )
+    if pool is not None:
+        pool.close()
+        pool.join()
+    print(
+        f"{args.a} vs {args.b}: {wins} wins, {losses} losses, {draws} draws "
+        f"in {wins + losses + draws}"
+    )
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import pytest
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku import search as ks
-from abgames.ai.gomoku.engine import GomokuEngine
+from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
 from abgames.ai.gomoku.weights import ATTACK_WEIGHTS, DEFENCE_WEIGHTS, EVAL_LIMIT
 from abgames.ai.levels import make_player
 from abgames.games.gomoku import Gomoku, Rule
@@ -297,3 +297,23 @@ def test_incremental_candidate_and_threat_sets_equal_a_recount_after_play_and_un
             assert fast_sets(board) == slow_sets(board)
             positions = board.cand_pos[board.cand[: board.info[nb.I_CAND_SIZE]]]
             assert list(positions) == list(range(int(board.info[nb.I_CAND_SIZE])))
+
+
+def test_symmetric_positions_give_symmetric_answers() -> None:
+    """A full-width search (no beam) scores a position and its 8 images alike."""
+    settings = EngineSettings(beam=0, leaf_vcf_depth=0, root_vcf_depth=0, root_vct_depth=0)
+    state = Gomoku.from_notation("h8 i9 h9 h10 i8 g8 j7 k6")
+    results = []
+    for symmetry in range(8):
+        image = transform(state, symmetry)
+        image.to_move = state.to_move
+        last = None
+        for last in GomokuEngine(settings).search(image, Limit(depth=2)):  # noqa: B007
+            pass
+        assert last is not None and last.move is not None
+        results.append((image, last))
+    best_score = results[0][1].score
+    for _image, result in results:
+        assert result.score == best_score
+        assert result.root_scores[result.move] == best_score
+        assert len(result.root_scores) == len(results[0][1].root_scores)

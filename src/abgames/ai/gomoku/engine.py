@@ -26,7 +26,12 @@ from abgames.search.score import WIN
 
 #: Once this share of the budget is used a new iteration is not started (it would
 #: cost several times the last one) unless the engine is told to use all its time.
-NEW_ITERATION_TIME_SHARE = 0.35
+#: An iteration cut short by the clock still counts if a root move searched to the
+#: full new depth beat the previous best (see ``GomokuEngine._deepen``).
+NEW_ITERATION_TIME_SHARE = 0.5
+#: Share of a timed budget the root VCF/VCT may use before alpha-beta starts
+#: (their node budgets bound them too); a solver cut short proves nothing.
+SOLVER_TIME_SHARE = 0.15
 #: Kept back from every time budget for the work around the kernels.
 SAFETY_MARGIN_SECONDS = 0.03
 #: Share of the time left in the game one move may use.
@@ -71,6 +76,7 @@ class GomokuEngine:
         self.board: nb.Board | None = None
         self.tables: ks.Tables | None = None
         self._stop_event = threading.Event()
+        self._out_of_time = threading.Event()
 
     # --- set-up -----------------------------------------------------------------
     def _prepare(self, state: Gomoku) -> tuple[nb.Board, ks.Tables]:
@@ -127,6 +133,7 @@ class GomokuEngine:
             return
         start = time.perf_counter()
         self._stop_event.clear()
+        self._out_of_time.clear()
         board, tables = self._prepare(state)
         timer: threading.Timer | None = None
         budget = limit.time
@@ -142,8 +149,46 @@ class GomokuEngine:
                 timer.cancel()
 
     def _time_up(self) -> None:
+        self._out_of_time.set()
         if self.tables is not None:
             self.tables.stop[0] = 1
+
+    def _solvers_time_up(self) -> None:
+        if self.tables is not None:
+            self.tables.stop[0] = 1
+
+    def _root_solvers(
+        self, board: nb.Board, tables: ks.Tables, budget: float | None
+    ) -> tuple[int, bool] | None:
+        """Root VCF, then VCT, within their node budgets and ``SOLVER_TIME_SHARE`` of
+        ``budget``: (attacker moves, threes) of a win found, else ``None``. Leaves the
+        stop flag down unless the search itself must stop."""
+        settings = self.settings
+        timer: threading.Timer | None = None
+        if budget is not None:
+            timer = threading.Timer(SOLVER_TIME_SHARE * budget, self._solvers_time_up)
+            timer.daemon = True
+            timer.start()
+        found: tuple[int, bool] | None = None
+        try:
+            for depth, nodes, threes in (
+                (settings.root_vcf_depth, settings.root_vcf_nodes, False),
+                (settings.root_vct_depth, settings.root_vct_nodes, True),
+            ):
+                if depth <= 0 or tables.stop[0]:
+                    continue
+                moves = ks.run_solver(board, tables, depth, nodes, threes)
+                if moves > 0 and tables.pv_length[0] > 0:
+                    found = (moves, threes)
+                    break
+        finally:
+            if timer is not None:
+                timer.cancel()
+                timer.join()  # a callback already running has set the flag by now
+        if not (self._stop_event.is_set() or self._out_of_time.is_set()):
+            tables.stop[0] = 0  # only the solvers' share ran out
+        tables.stats[ks.S_ABORTED] = 0
+        return found
 
     def _result(self, start: float, tables: ks.Tables, **fields: object) -> SearchResult:
         return SearchResult(
@@ -163,7 +208,6 @@ class GomokuEngine:
         start: float,
         budget: float | None,
     ) -> Iterator[SearchResult]:
-        settings = self.settings
         root = np.zeros(ks.MAX_MOVES, np.int32)
         count = ks.root_candidates(board, tables, root)
         if count == 0:  # only forbidden points near the stones: any legal point
@@ -182,26 +226,20 @@ class GomokuEngine:
             move = self._point(int(root[0]))
             yield self._result(start, tables, move=move, score=0, depth=1, pv=(move,))
             return
-        for depth, nodes, threes in (
-            (settings.root_vcf_depth, settings.root_vcf_nodes, False),
-            (settings.root_vct_depth, settings.root_vct_nodes, True),
-        ):
-            if depth <= 0 or tables.stop[0]:
-                continue
-            found = ks.run_solver(board, tables, depth, nodes, threes)
-            if found > 0 and tables.pv_length[0] > 0:
-                pv = tuple(self._point(int(c)) for c in tables.pv[0, : tables.pv_length[0]])
-                yield self._result(
-                    start,
-                    tables,
-                    move=pv[0],
-                    score=WIN - (2 * found - 1),
-                    depth=2 * found - 1,
-                    pv=pv,
-                    solved=True,
-                )
-                return
-        tables.stats[ks.S_ABORTED] = 0
+        solved = self._root_solvers(board, tables, budget)
+        if solved is not None:
+            found = solved[0]
+            pv = tuple(self._point(int(c)) for c in tables.pv[0, : tables.pv_length[0]])
+            yield self._result(
+                start,
+                tables,
+                move=pv[0],
+                score=WIN - (2 * found - 1),
+                depth=2 * found - 1,
+                pv=pv,
+                solved=True,
+            )
+            return
         yield from self._deepen(board, tables, root[:count].copy(), limit, start, budget)
 
     def _deepen(
@@ -221,6 +259,19 @@ class GomokuEngine:
             scores[:] = -WIN - 1
             best = ks.search_root(board, tables, depth, root, scores)
             if tables.stats[ks.S_ABORTED]:
+                if last is not None and best != 0:
+                    # A move searched to the full new depth beat the last best: trust it.
+                    move = self._point(int(root[best]))
+                    last = self._result(
+                        start,
+                        tables,
+                        move=move,
+                        score=int(scores[best]),
+                        depth=depth,
+                        pv=(move,),
+                        complete=False,
+                    )
+                    yield last
                 break
             pv = tuple(self._point(int(c)) for c in tables.pv[0, : tables.pv_length[0]])
             move = self._point(int(root[best]))

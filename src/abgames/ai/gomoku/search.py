@@ -299,35 +299,59 @@ def _stop_requested(stats: npt.NDArray[np.int64], stop: npt.NDArray[np.int64]) -
     return False
 
 
+# Solver-node helpers take arrays, not the ``Board``/``Tables`` tuples (see board.py).
+
+
 @njit(cache=True, nogil=True)
-def _vcf_seen(board: Board, tables: Tables, depth: int, salt: int) -> bool:
-    key = board.info[I_HASH] ^ salt ^ board.info[I_TO_MOVE]
+def _vcf_seen(
+    info: npt.NDArray[np.int64],
+    vcf_key: npt.NDArray[np.int64],
+    vcf_depth: npt.NDArray[np.int16],
+    depth: int,
+    salt: int,
+) -> bool:
+    """Whether this position (and solver, by ``salt``) already failed at ``depth`` or more."""
+    key = info[I_HASH] ^ salt ^ info[I_TO_MOVE]
     index = key & ((1 << VCF_TT_BITS) - 1)
-    return tables.vcf_key[index] == key and tables.vcf_depth[index] >= depth
+    return vcf_key[index] == key and vcf_depth[index] >= depth
 
 
 @njit(cache=True, nogil=True)
-def _vcf_store(board: Board, tables: Tables, depth: int, salt: int) -> None:
-    if tables.stats[S_VCF_EXHAUSTED] != 0 or tables.stats[S_ABORTED] != 0:
-        return  # a search cut short proves nothing
-    key = board.info[I_HASH] ^ salt ^ board.info[I_TO_MOVE]
+def _vcf_store(
+    info: npt.NDArray[np.int64],
+    stats: npt.NDArray[np.int64],
+    vcf_key: npt.NDArray[np.int64],
+    vcf_depth: npt.NDArray[np.int16],
+    depth: int,
+    salt: int,
+) -> None:
+    """Remember a failure at ``depth``, unless the search was cut short (it proves nothing)."""
+    if stats[S_VCF_EXHAUSTED] != 0 or stats[S_ABORTED] != 0:
+        return
+    key = info[I_HASH] ^ salt ^ info[I_TO_MOVE]
     index = key & ((1 << VCF_TT_BITS) - 1)
-    tables.vcf_key[index] = key
-    tables.vcf_depth[index] = depth
+    vcf_key[index] = key
+    vcf_depth[index] = depth
 
 
 @njit(cache=True, nogil=True)
-def _threat_node(board: Board, tables: Tables, depth: int) -> int:
+def _threat_node(
+    info: npt.NDArray[np.int64],
+    counts: npt.NDArray[np.int32],
+    stats: npt.NDArray[np.int64],
+    stop: npt.NDArray[np.int64],
+    depth: int,
+) -> int:
     """Common entry of a solver node: 1 if the attacker fives now, -1 to fail, 0 to go on."""
-    tables.stats[S_VCF_NODES] += 1
-    if tables.stats[S_VCF_NODES] >= tables.stats[S_VCF_LIMIT]:
-        tables.stats[S_VCF_EXHAUSTED] = 1
+    stats[S_VCF_NODES] += 1
+    if stats[S_VCF_NODES] >= stats[S_VCF_LIMIT]:
+        stats[S_VCF_EXHAUSTED] = 1
         return -1
-    if _stop_requested(tables.stats, tables.stop):
+    if _stop_requested(stats, stop):
         return -1
     if depth <= 0:
         return -1
-    if board.counts[board.info[I_TO_MOVE], pt.F5] > 0:
+    if counts[info[I_TO_MOVE], pt.F5] > 0:
         return 1
     return 0
 
@@ -425,11 +449,11 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
     """
     if ply >= MAX_PLY - 4:
         return 0
-    state = _threat_node(board, tables, depth)
+    state = _threat_node(board.info, board.counts, tables.stats, tables.stop, depth)
     tables.pv_length[ply] = 0
     if state != 0:
         return 1 if state == 1 else 0
-    if _vcf_seen(board, tables, depth, 0):
+    if _vcf_seen(board.info, tables.vcf_key, tables.vcf_depth, depth, 0):
         return 0
     attacker = board.info[I_TO_MOVE]
     defender = 1 - attacker
@@ -437,7 +461,7 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
     if board.counts[defender, pt.F5] > 0:
         forced = _forced_block(board, tables, ply)
         if forced < 0 or not _is_four_cell(board, attacker, forced):
-            _vcf_store(board, tables, depth, 0)
+            _vcf_store(board.info, tables.stats, tables.vcf_key, tables.vcf_depth, depth, 0)
             return 0
     candidates = tables.moves[ply + 1]
     count = 0
@@ -464,7 +488,7 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
         if found > 0:
             _prepend_pv(tables, ply, cell, block)
             return found + 1
-    _vcf_store(board, tables, depth, 0)
+    _vcf_store(board.info, tables.stats, tables.vcf_key, tables.vcf_depth, depth, 0)
     return 0
 
 
@@ -478,11 +502,11 @@ def vct(board: Board, tables: Tables, depth: int, ply: int) -> int:
     """
     if ply >= MAX_PLY - 4:
         return 0
-    state = _threat_node(board, tables, depth)
+    state = _threat_node(board.info, board.counts, tables.stats, tables.stop, depth)
     tables.pv_length[ply] = 0
     if state != 0:
         return 1 if state == 1 else 0
-    if _vcf_seen(board, tables, depth, _VCT_SALT):
+    if _vcf_seen(board.info, tables.vcf_key, tables.vcf_depth, depth, _VCT_SALT):
         return 0
     found = vcf(board, tables, depth, ply)
     if found > 0:
@@ -555,7 +579,7 @@ def vct(board: Board, tables: Tables, depth: int, ply: int) -> int:
             return worst + 1
         if tables.stats[S_ABORTED] != 0:
             return 0
-    _vcf_store(board, tables, depth, _VCT_SALT)
+    _vcf_store(board.info, tables.stats, tables.vcf_key, tables.vcf_depth, depth, _VCT_SALT)
     return 0
 
 
