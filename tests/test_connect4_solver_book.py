@@ -1,0 +1,222 @@
+"""The opening book (format, checks, the build tool) and the ``perfect`` player."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from abgames.ai.connect4 import book as book_module
+from abgames.ai.connect4.book import Book, BookError, dumps, load, load_default_book, loads
+from abgames.ai.connect4.book_builder import WORK_FILE, book_tree, build
+from abgames.ai.connect4.kernel import INVALID_MOVE
+from abgames.ai.connect4.perfect import PerfectPlayer, choose_column
+from abgames.ai.connect4.solver import Position, Solver, canonical_key
+from abgames.ai.levels import make_player
+from abgames.ai.player import SearchPlayer
+from abgames.games.connect4 import ConnectFour
+
+#: A middle-game position (18 discs) whose book builds in a few seconds.
+BOOK_ROOT = "527533114336774424"
+BOOK_PLIES = 4
+#: Most nodes a position answered from the book may cost (the book replaces search).
+BOOK_NODES = 64
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Book, Path]:
+    work = tmp_path_factory.mktemp("book")
+    output = work / "book.bin"
+    book = build(
+        root=BOOK_ROOT, plies=BOOK_PLIES, work_dir=work, output=output, table_bits=18, log=print
+    )
+    return book, work
+
+
+def met_positions(book: Book) -> list[ConnectFour]:
+    """Every position the perfect player meets at its turn inside the book, either side."""
+    player = PerfectPlayer(book=book, table_bits=16)
+    root = ConnectFour.from_notation(BOOK_ROOT)
+    met: list[ConnectFour] = []
+    frontier = [root, *(child(root, c) for c in root.legal_moves())]
+    while frontier:
+        state = frontier.pop()
+        if state.outcome() is not None or state.ply >= root.ply + BOOK_PLIES:
+            continue
+        met.append(state)
+        reply_root = child(state, player.choose(state).move)  # type: ignore[arg-type]
+        if reply_root.outcome() is None:
+            frontier.extend(child(reply_root, c) for c in reply_root.legal_moves())
+    return met
+
+
+def child(state: ConnectFour, column: int) -> ConnectFour:
+    clone = state.copy()
+    clone.play(column)
+    return clone
+
+
+def test_the_format_round_trips() -> None:
+    original = Book.from_scores({5: 1, 3: -2, 900: 0}, max_moves=12)
+    again = loads(dumps(original))
+    assert again.keys.tolist() == [3, 5, 900]
+    assert again.scores.tolist() == [-2, 1, 0]
+    assert again.max_moves == 12
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda b: b[:-1], "bytes"),
+        (lambda b: b[:-1] + bytes([b[-1] ^ 1]), "checksum"),
+        (lambda b: b"XXXX" + b[4:], "not a Connect Four book"),
+        (lambda b: b[:4] + b"\x09\x00" + b[6:], "version"),
+        (lambda b: b[:5], "too short"),
+    ],
+)
+def test_a_damaged_book_gives_a_clear_error(damage: Callable[[bytes], bytes], message: str) -> None:
+    image = dumps(Book.from_scores({5: 1, 3: -2}, max_moves=4))
+    with pytest.raises(BookError, match=message):
+        loads(damage(image))
+
+
+def test_a_damaged_default_book_warns_and_the_solver_carries_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = tmp_path / "book.bin"
+    broken.write_bytes(b"C4BK garbage")
+    monkeypatch.setattr(book_module, "default_book_path", lambda: broken)
+    with pytest.warns(UserWarning, match="solving without it"):
+        assert load_default_book() is None
+    player = PerfectPlayer(table_bits=16)
+    with pytest.warns(UserWarning):
+        result = player.choose(ConnectFour.from_notation(BOOK_ROOT))
+    assert result.solved
+
+
+def test_the_shipped_book_loads_cleanly() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        shipped = load_default_book()
+    assert shipped is not None
+    assert shipped.keys.dtype.name == "int64"
+
+
+def test_the_book_holds_exact_scores(built: tuple[Book, Path]) -> None:
+    book, _ = built
+    assert len(book) > 0
+    solver = Solver(16)
+    for line in (built[1] / WORK_FILE).read_text().splitlines():
+        moves, score = line.split()
+        assert book.get(Position.parse(moves).key) == int(score)
+    # Check a few against a fresh search.
+    for line in (built[1] / WORK_FILE).read_text().splitlines()[:20]:
+        moves, score = line.split()
+        assert solver.solve(Position.parse(moves)) == int(score)
+
+
+def test_the_book_covers_every_position_the_perfect_player_meets(
+    built: tuple[Book, Path],
+) -> None:
+    book, _ = built
+    with_book = Solver(16, book)
+    without = Solver(16)
+    met = met_positions(book)
+    assert len(met) > 10
+    for state in met:
+        position = Position.from_state(state)
+        with_book.clear()
+        scores = with_book.analyze(position)
+        assert with_book.nodes <= BOOK_NODES, state
+        assert scores == without.analyze(position), state
+
+
+def test_a_build_resumes_without_solving_again(built: tuple[Book, Path]) -> None:
+    book, work = built
+    lines_before = (work / WORK_FILE).read_text()
+    again = build(
+        root=BOOK_ROOT,
+        plies=BOOK_PLIES,
+        work_dir=work,
+        output=work / "again.bin",
+        log=lambda _: None,
+    )
+    assert (work / WORK_FILE).read_text() == lines_before
+    assert again.keys.tolist() == book.keys.tolist()
+    assert load(work / "again.bin").scores.tolist() == book.scores.tolist()
+
+
+def test_choice_prefers_the_best_score_then_the_centre() -> None:
+    assert choose_column([1, 1, 1, 1, 1, 1, 1]) == 3
+    assert choose_column([INVALID_MOVE, 2, 0, INVALID_MOVE, 2, 0, 0]) == 4
+    assert choose_column([0, 0, 5, INVALID_MOVE, 5, 0, 0]) == 2  # as near: the left one
+    assert choose_column([-3, -1, -5, INVALID_MOVE, -2, -4, -6]) == 1  # loses slowest
+    assert choose_column([9, 0, 0, 0, 0, 0, 3]) == 0  # wins fastest, even on the edge
+
+
+def test_perfect_play_keeps_the_value_of_the_position(shared_data: Path) -> None:
+    player = PerfectPlayer(book=None, table_bits=18)
+    solver = Solver(18)
+    rows = (shared_data / "connect4" / "Test_L3_R1").read_text().splitlines()[::50]
+    for row in rows:
+        moves, expected = row.split()
+        state = ConnectFour.from_notation(moves)
+        result = player.choose(state)
+        assert result.solved and result.root_scores_exact
+        assert result.move is not None
+        position = Position.from_state(state)
+        after = position.play(result.move)
+        value = int(expected)
+        if after.won:
+            assert value == (43 - position.moves) // 2
+        else:
+            assert -solver.solve(after) == value, moves
+        assert set(result.root_scores) == set(state.legal_moves())
+
+
+def test_levels_perfect_is_the_solver_and_the_others_the_heuristic() -> None:
+    assert isinstance(make_player("connect4", "perfect"), PerfectPlayer)
+    for level in ("easy", "medium", "hard"):
+        assert isinstance(make_player("connect4", level), SearchPlayer)
+
+
+def test_other_board_sizes_fall_back_to_the_reference_engine() -> None:
+    player = PerfectPlayer(book=None, fallback_seconds=0.3)
+    result = player.choose(ConnectFour.from_notation("1234", width=5, height=4))
+    assert result.move in range(5)
+
+
+def test_a_position_too_hard_for_the_node_limit_falls_back() -> None:
+    player = PerfectPlayer(book=None, table_bits=16, node_limit=1000, fallback_seconds=0.3)
+    result = player.choose(ConnectFour.from_notation("44"))
+    assert not result.solved
+    assert result.move in range(7)
+
+
+def test_canonical_keys_ignore_mirroring() -> None:
+    assert canonical_key(Position.parse("1").key) == canonical_key(Position.parse("7").key)
+
+
+def test_write_only_writes_the_book_without_solving(built: tuple[Book, Path]) -> None:
+    book, work = built
+    written = build(
+        root="",
+        plies=3,
+        work_dir=work,
+        output=work / "written.bin",
+        log=lambda _: None,
+        write_only=True,
+    )
+    assert written.keys.tolist() == book.keys.tolist()
+
+
+def test_book_tree_splits_the_met_positions(built: tuple[Book, Path]) -> None:
+    book, _ = built
+    inside, outside = book_tree(book, BOOK_ROOT)
+    assert BOOK_ROOT in inside
+    assert {len(moves) for moves in inside} <= set(
+        range(len(BOOK_ROOT), len(BOOK_ROOT) + BOOK_PLIES)
+    )
+    assert all(len(moves) >= len(BOOK_ROOT) + BOOK_PLIES for moves in outside)
