@@ -314,6 +314,7 @@ def test_symmetric_positions_give_symmetric_answers() -> None:
         results.append((image, last))
     best_score = results[0][1].score
     for _image, result in results:
+        assert result.move is not None
         assert result.score == best_score
         assert result.root_scores[result.move] == best_score
         assert len(result.root_scores) == len(results[0][1].root_scores)

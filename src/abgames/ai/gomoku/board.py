@@ -136,6 +136,24 @@ def _board_type() -> object:
 #: Recursive kernels need explicit signatures: numba's on-disk cache loads
 #: type-inferred recursive functions wrongly when one calls another (a segfault).
 BOARD_TYPE = _board_type()
+# Explicit signatures for the kernels called with several argument types (int32 and
+# int64 cells, literal constants): without them numba compiles one copy per type.
+_I64 = types.int64
+_CELL_VALUE_SIGNATURE = _I64(types.int8[:, :, ::1], _I64, _I64)
+_SET_SIGNATURE = _I64(types.int32[::1], types.int32[::1], _I64, _I64)
+_THREAT_SIGNATURE = types.void(
+    types.int8[:, :, ::1],
+    types.int32[:, :, ::1],
+    types.int32[:, :, ::1],
+    types.int64[:, ::1],
+    _I64,
+    _I64,
+    _I64,
+    _I64,
+)
+_UPDATE_SIGNATURE = types.void(BOARD_TYPE, _I64, _I64, _I64)
+_CELL_SIGN_SIGNATURE = types.void(BOARD_TYPE, _I64, _I64)
+_PLAY_SIGNATURE = types.void(BOARD_TYPE, _I64)
 
 
 def new_board(size: int, rule: Rule) -> Board:
@@ -237,7 +255,7 @@ def _initialise(board: Board) -> None:
             board.cell_value[p, cell] = _cell_value(board.pattern, p, cell)
 
 
-@njit(cache=True, nogil=True)
+@njit(_CELL_VALUE_SIGNATURE, cache=True, nogil=True)
 def _cell_value(pattern: npt.NDArray[np.int8], player: int, cell: int) -> int:
     """How good playing ``cell`` is for ``player``: pattern weights plus combinations."""
     total = 0
@@ -269,7 +287,7 @@ def _cell_value(pattern: npt.NDArray[np.int8], player: int, cell: int) -> int:
 # tuple to a call (or inlining one) costs a reference-count update per array.
 
 
-@njit(cache=True, nogil=True)
+@njit(_SET_SIGNATURE, cache=True, nogil=True)
 def _set_add(cells: npt.NDArray[np.int32], pos: npt.NDArray[np.int32], size: int, cell: int) -> int:
     """Append ``cell`` to the indexed set (``cells[:size]``, ``pos``); the new size."""
     cells[size] = cell
@@ -277,7 +295,7 @@ def _set_add(cells: npt.NDArray[np.int32], pos: npt.NDArray[np.int32], size: int
     return size + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(_SET_SIGNATURE, cache=True, nogil=True)
 def _set_remove(
     cells: npt.NDArray[np.int32], pos: npt.NDArray[np.int32], size: int, cell: int
 ) -> int:
@@ -290,7 +308,7 @@ def _set_remove(
     return size - 1
 
 
-@njit(cache=True, nogil=True)
+@njit(_THREAT_SIGNATURE, cache=True, nogil=True)
 def _threat_change(
     threat_dirs: npt.NDArray[np.int8],
     threat_cells: npt.NDArray[np.int32],
@@ -336,7 +354,7 @@ def _code_in(board: Board, player: int, code: int, cell: int) -> None:
         )
 
 
-@njit(cache=True, nogil=True)
+@njit(_UPDATE_SIGNATURE, cache=True, nogil=True)
 def _update_line_cells(board: Board, cell: int, colour: int, sign: int) -> None:
     """Add (sign 1) or remove (sign -1) ``colour`` at ``cell`` in its neighbours' keys,
     and with them the codes, counts, cell values and threat sets of the empty ones."""
@@ -391,7 +409,7 @@ def _update_line_cells(board: Board, cell: int, colour: int, sign: int) -> None:
                     cell_value[1, other] = _cell_value(pattern, 1, other)
 
 
-@njit(cache=True, nogil=True)
+@njit(_CELL_SIGN_SIGNATURE, cache=True, nogil=True)
 def _count_cell(board: Board, cell: int, sign: int) -> None:
     """Add (sign 1) or remove (-1) ``cell``'s own pattern codes from counts and threat sets."""
     for p in range(2):
@@ -412,7 +430,7 @@ def _count_cell(board: Board, cell: int, sign: int) -> None:
                 )
 
 
-@njit(cache=True, nogil=True)
+@njit(_CELL_SIGN_SIGNATURE, cache=True, nogil=True)
 def _update_near(board: Board, cell: int, sign: int) -> None:
     """Change the near counts around ``cell`` by ``sign``, keeping the candidate set.
 
@@ -433,7 +451,7 @@ def _update_near(board: Board, cell: int, sign: int) -> None:
     board.info[I_CAND_SIZE] = size
 
 
-@njit(cache=True, nogil=True)
+@njit(_PLAY_SIGNATURE, cache=True, nogil=True)
 def play(board: Board, cell: int) -> None:
     """Put the side to move's stone on empty ``cell`` and pass the turn (no legality check)."""
     player = board.info[I_TO_MOVE]

@@ -132,6 +132,18 @@ def new_tables(cells: int, tt_bits: int = TT_BITS) -> Tables:
 
 TABLES_TYPE = typeof(new_tables(1, tt_bits=1))
 _SOLVER_SIGNATURE = types.int64(BOARD_TYPE, TABLES_TYPE, types.int64, types.int64)
+# One compiled copy each (see board.py): cells and plies arrive as int32 or literals.
+_I64 = types.int64
+_GENERATE_SIGNATURE = _I64(BOARD_TYPE, TABLES_TYPE, _I64)
+_VCF_SEEN_SIGNATURE = types.boolean(
+    types.int64[::1], types.int64[::1], types.int16[::1], _I64, _I64
+)
+_VCF_STORE_SIGNATURE = types.void(
+    types.int64[::1], types.int64[::1], types.int64[::1], types.int16[::1], _I64, _I64
+)
+_IS_FOUR_SIGNATURE = types.boolean(BOARD_TYPE, _I64, _I64)
+_SORT_SIGNATURE = types.void(types.int32[:, ::1], _I64, types.int32[:], _I64)
+_SET_PV_SIGNATURE = types.void(TABLES_TYPE, _I64, _I64)
 _NEGAMAX_SIGNATURE = types.int64(
     BOARD_TYPE, TABLES_TYPE, types.int64, types.int64, types.int64, types.int64
 )
@@ -193,6 +205,18 @@ def _five_cells_around(board: Board, player: int, centre: int, out: npt.NDArray[
 
 
 @njit(cache=True, nogil=True)
+def _order_key(
+    cell_value: npt.NDArray[np.int32], history: npt.NDArray[np.int64], me: int, cell: int
+) -> int:
+    """The ordering key of ``me`` playing ``cell``: attack + share of defence + history."""
+    return (
+        cell_value[me, cell]
+        + cell_value[1 - me, cell] * DEFENCE_ORDER_PERCENT // 100
+        + history[me, cell]
+    )
+
+
+@njit(_GENERATE_SIGNATURE, cache=True, nogil=True)
 def generate(board: Board, tables: Tables, ply: int) -> int:
     """Fill ``tables.moves[ply]`` with candidate moves, ordered keys in ``tables.order[ply]``.
 
@@ -248,18 +272,6 @@ def generate(board: Board, tables: Tables, ply: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _order_key(
-    cell_value: npt.NDArray[np.int32], history: npt.NDArray[np.int64], me: int, cell: int
-) -> int:
-    """The ordering key of ``me`` playing ``cell``: attack + share of defence + history."""
-    return (
-        cell_value[me, cell]
-        + cell_value[1 - me, cell] * DEFENCE_ORDER_PERCENT // 100
-        + history[me, cell]
-    )
-
-
-@njit(cache=True, nogil=True)
 def _pick(moves: npt.NDArray[np.int32], keys: npt.NDArray[np.int64], start: int, count: int) -> int:
     """Selection sort step: bring the best remaining move to ``start`` and return it."""
     best = start
@@ -302,7 +314,7 @@ def _stop_requested(stats: npt.NDArray[np.int64], stop: npt.NDArray[np.int64]) -
 # Solver-node helpers take arrays, not the ``Board``/``Tables`` tuples (see board.py).
 
 
-@njit(cache=True, nogil=True)
+@njit(_VCF_SEEN_SIGNATURE, cache=True, nogil=True)
 def _vcf_seen(
     info: npt.NDArray[np.int64],
     vcf_key: npt.NDArray[np.int64],
@@ -316,7 +328,7 @@ def _vcf_seen(
     return vcf_key[index] == key and vcf_depth[index] >= depth
 
 
-@njit(cache=True, nogil=True)
+@njit(_VCF_STORE_SIGNATURE, cache=True, nogil=True)
 def _vcf_store(
     info: npt.NDArray[np.int64],
     stats: npt.NDArray[np.int64],
@@ -404,7 +416,7 @@ def _prepend_pv(tables: Tables, ply: int, first: int, second: int) -> None:
     tables.pv_length[ply] = length + 2
 
 
-@njit(cache=True, nogil=True)
+@njit(_IS_FOUR_SIGNATURE, cache=True, nogil=True)
 def _is_four_cell(board: Board, player: int, cell: int) -> bool:
     """Whether ``player`` makes a four of any kind by playing empty ``cell``."""
     return board.threat_dirs[player, T_FOUR, cell] > 0
@@ -426,7 +438,7 @@ def _four_cells(board: Board, player: int, out: npt.NDArray[np.int32]) -> int:
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(_SORT_SIGNATURE, cache=True, nogil=True)
 def _sort_by_value(
     cell_value: npt.NDArray[np.int32], player: int, cells: npt.NDArray[np.int32], count: int
 ) -> None:
@@ -632,7 +644,7 @@ def _leaf(board: Board, tables: Tables, ply: int) -> int:
     return evaluate(board)
 
 
-@njit(cache=True, nogil=True)
+@njit(_SET_PV_SIGNATURE, cache=True, nogil=True)
 def _set_pv(tables: Tables, ply: int, move: int) -> None:
     child = ply + 1
     length = min(tables.pv_length[child], MAX_PLY - 1)
