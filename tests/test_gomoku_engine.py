@@ -301,7 +301,9 @@ def test_incremental_candidate_and_threat_sets_equal_a_recount_after_play_and_un
 
 def test_symmetric_positions_give_symmetric_answers() -> None:
     """A full-width search (no beam) scores a position and its 8 images alike."""
-    settings = EngineSettings(beam=0, leaf_vcf_depth=0, root_vcf_depth=0, root_vct_depth=0)
+    settings = EngineSettings(
+        beam=0, leaf_vcf_depth=0, root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0
+    )
     state = Gomoku.from_notation("h8 i9 h9 h10 i8 g8 j7 k6")
     results = []
     for symmetry in range(8):
@@ -318,3 +320,14 @@ def test_symmetric_positions_give_symmetric_answers() -> None:
         assert result.score == best_score
         assert result.root_scores[result.move] == best_score
         assert len(result.root_scores) == len(results[0][1].root_scores)
+
+
+def test_the_defence_check_refuses_a_move_that_allows_a_vct() -> None:
+    """White must answer black's two twos: far from them black wins by threes (VCT)."""
+    state = Gomoku.from_notation("h8 a15 i8 o15 j11 a14 j12")
+    engine = GomokuEngine()
+    board, tables = engine._prepare(state)
+    far, block = (nb.to_cell(board, state.parse_move(m)) for m in ("o1", "g8"))
+    assert engine._safe_cell(board, tables, [far, block]) == block
+    assert engine._safe_cell(board, tables, [far]) is None
+    assert int(board.info[nb.I_PLY]) == len(state.moves)  # the board is left as found

@@ -32,6 +32,9 @@ NEW_ITERATION_TIME_SHARE = 0.5
 #: Share of a timed budget the root VCF/VCT may use before alpha-beta starts
 #: (their node budgets bound them too); a solver cut short proves nothing.
 SOLVER_TIME_SHARE = 0.15
+#: Share of a timed budget kept for the root defence check (``EngineSettings.defence_*``)
+#: when it is on: alpha-beta stops at the rest.
+DEFENCE_TIME_SHARE = 0.2
 #: Kept back from every time budget for the work around the kernels.
 SAFETY_MARGIN_SECONDS = 0.03
 #: Share of the time left in the game one move may use.
@@ -53,6 +56,12 @@ class EngineSettings:
     root_vct_nodes: int = 100_000
     max_depth: int = DEFAULT_MAX_DEPTH
     use_full_time: bool = False
+    #: Root defence check: the chosen move is refused if the opponent then wins by
+    #: VCT within ``defence_vct_depth`` (0: no check) and ``defence_nodes``; up to
+    #: ``defence_moves`` root moves are tried, best first.
+    defence_vct_depth: int = 6
+    defence_nodes: int = 30_000
+    defence_moves: int = 6
 
 
 @dataclass(frozen=True)
@@ -153,7 +162,8 @@ class GomokuEngine:
         if self.tables is not None:
             self.tables.stop[0] = 1
 
-    def _solvers_time_up(self) -> None:
+    def _phase_time_up(self) -> None:
+        """End the current phase (root solvers or alpha-beta), not the search."""
         if self.tables is not None:
             self.tables.stop[0] = 1
 
@@ -166,7 +176,7 @@ class GomokuEngine:
         settings = self.settings
         timer: threading.Timer | None = None
         if budget is not None:
-            timer = threading.Timer(SOLVER_TIME_SHARE * budget, self._solvers_time_up)
+            timer = threading.Timer(SOLVER_TIME_SHARE * budget, self._phase_time_up)
             timer.daemon = True
             timer.start()
         found: tuple[int, bool] | None = None
@@ -185,10 +195,35 @@ class GomokuEngine:
             if timer is not None:
                 timer.cancel()
                 timer.join()  # a callback already running has set the flag by now
-        if not (self._stop_event.is_set() or self._out_of_time.is_set()):
-            tables.stop[0] = 0  # only the solvers' share ran out
-        tables.stats[ks.S_ABORTED] = 0
+        self._resume(tables)
         return found
+
+    def _must_stop(self) -> bool:
+        return self._stop_event.is_set() or self._out_of_time.is_set()
+
+    def _resume(self, tables: ks.Tables) -> None:
+        """After a phase: lower the stop flag unless the search itself must stop."""
+        if not self._must_stop():
+            tables.stop[0] = 0
+        tables.stats[ks.S_ABORTED] = 0
+
+    def _safe_cell(self, board: nb.Board, tables: ks.Tables, candidates: list[int]) -> int | None:
+        """The first of ``candidates`` (cells) after which the opponent has no VCT
+        within the defence limits; ``None`` if none is safe or time ran out."""
+        settings = self.settings
+        for cell in candidates[: settings.defence_moves]:
+            if self._must_stop():
+                return None
+            nb.play(board, cell)
+            wins = ks.run_solver(
+                board, tables, settings.defence_vct_depth, settings.defence_nodes, True
+            )
+            nb.undo(board)
+            if tables.stats[ks.S_ABORTED]:
+                return None  # cut short: proves nothing
+            if wins == 0:
+                return cell
+        return None
 
     def _result(self, start: float, tables: ks.Tables, **fields: object) -> SearchResult:
         return SearchResult(
@@ -255,6 +290,14 @@ class GomokuEngine:
         max_depth = min(settings.max_depth, limit.depth or settings.max_depth)
         scores = np.zeros(root.shape[0], np.int64)
         last: SearchResult | None = None
+        ranked_scores = np.zeros(root.shape[0], np.int64)
+        defend = settings.defence_vct_depth > 0 and root.shape[0] > 1
+        phase_timer: threading.Timer | None = None
+        if defend and budget is not None:
+            delay = start + (1.0 - DEFENCE_TIME_SHARE) * budget - time.perf_counter()
+            phase_timer = threading.Timer(max(0.0, delay), self._phase_time_up)
+            phase_timer.daemon = True
+            phase_timer.start()
         for depth in range(1, max_depth + 1):
             scores[:] = -WIN - 1
             best = ks.search_root(board, tables, depth, root, scores)
@@ -290,6 +333,7 @@ class GomokuEngine:
             yield last
             order = np.argsort(-scores, kind="stable")
             root = root[order]
+            ranked_scores = scores[order]
             if abs(last.score) >= WIN - 1000:
                 break  # a forced result: deeper search will not change it
             if limit.nodes is not None and last.nodes >= limit.nodes:
@@ -298,8 +342,34 @@ class GomokuEngine:
             early = budget is not None and not settings.use_full_time
             if early and used > NEW_ITERATION_TIME_SHARE * (budget or 0.0):
                 break
+        if phase_timer is not None:
+            phase_timer.cancel()
+            phase_timer.join()
         if last is None:
             move = self._point(int(root[0]))
             yield self._result(
                 start, tables, move=move, score=0, depth=0, pv=(move,), complete=False
+            )
+            return
+        if not defend or abs(last.score) >= WIN - 1000:
+            return  # a proven result needs no check
+        self._resume(tables)
+        chosen = nb.to_cell(board, last.move) if last.move is not None else int(root[0])
+        candidates = [chosen] + [
+            int(c)
+            for c, score in zip(root, ranked_scores, strict=True)
+            if int(c) != chosen and score > -(WIN - 1000)
+        ]
+        safe = self._safe_cell(board, tables, candidates)
+        if safe is not None and safe != chosen:
+            move = self._point(safe)
+            yield self._result(
+                start,
+                tables,
+                move=move,
+                score=int(last.root_scores.get(move, last.score)),
+                depth=last.depth,
+                pv=(move,),
+                root_scores=last.root_scores,
+                complete=False,
             )

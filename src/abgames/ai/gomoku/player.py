@@ -2,7 +2,8 @@
 
 - ``easy``: the starter player (pattern values, 1 ply); a beginner can win.
 - ``medium``: the engine with a narrow beam, a root VCF and 0.5 s a move.
-- ``hard``: VCF and VCT at the root, a short VCF at the leaves, 2 s a move.
+- ``hard``: VCF and VCT at the root, a short VCF at the leaves, a check that the
+  chosen move leaves the opponent no VCT, 2 s a move.
 - ``max``: as hard with a wider beam, deeper solvers, and all the time it is given.
 - ``classic``: the textbook baseline: pattern evaluation, every point within two
   of a stone, plain alpha-beta to depth 4, no threat search or forced-move pruning.
@@ -33,6 +34,7 @@ LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
             root_vcf_nodes=20_000,
             root_vct_depth=0,
             max_depth=6,
+            defence_vct_depth=0,
         ),
         Limit(time=0.5),
     ),
@@ -46,6 +48,9 @@ LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
             root_vcf_nodes=2_000_000,
             root_vct_depth=8,
             root_vct_nodes=1_000_000,
+            defence_vct_depth=8,
+            defence_nodes=200_000,
+            defence_moves=8,
             use_full_time=True,
         ),
         Limit(time=10.0),
@@ -58,6 +63,7 @@ LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
             root_vcf_depth=0,
             root_vct_depth=0,
             max_depth=4,
+            defence_vct_depth=0,
         ),
         Limit(depth=4),
     ),
