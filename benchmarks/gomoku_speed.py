@@ -1,7 +1,11 @@
 """Engine speed: nodes/s and depth reached in 1 s on fixed midgame positions, and the
 first-move time in a fresh process (compiled-code cache as found: run twice for warm).
 
+Also: the same with the leaf VCF off (the alpha-beta kernel alone), and the time the
+``hard`` level takes to answer each position (its budget is 2 s a move).
+
 Usage: python benchmarks/gomoku_speed.py [--seconds 1.0]
+For a cold first move: NUMBA_CACHE_DIR=$(mktemp -d) python benchmarks/gomoku_speed.py
 """
 
 from __future__ import annotations
@@ -43,22 +47,43 @@ def main() -> None:
     from abgames.games.gomoku import Gomoku
     from abgames.search.limit import Limit
 
-    engine = GomokuEngine(EngineSettings(root_vcf_depth=0, root_vct_depth=0, use_full_time=True))
-    total_nodes = 0
-    total_time = 0.0
+    for title, leaf_vcf in (("with the leaf VCF", 4), ("alpha-beta only (leaf VCF off)", 0)):
+        print(title)
+        engine = GomokuEngine(
+            EngineSettings(
+                root_vcf_depth=0,
+                root_vct_depth=0,
+                defence_vct_depth=0,
+                leaf_vcf_depth=leaf_vcf,
+                use_full_time=True,
+            )
+        )
+        total_nodes = 0
+        total_time = 0.0
+        for text in POSITIONS:
+            state = Gomoku.from_notation(text)
+            start = time.perf_counter()
+            last = None
+            for last in engine.search(state, Limit(time=args.seconds)):  # noqa: B007
+                pass
+            used = time.perf_counter() - start
+            assert last is not None
+            nodes = last.nodes
+            total_nodes += nodes
+            total_time += used
+            print(f"  {text[:28]:<30} depth {last.depth:2d}  {nodes / used:9.0f} nodes/s")
+        print(f"  mean: {total_nodes / total_time:.0f} nodes/s (2 shared cores; timings are noisy)")
+    from abgames.ai.levels import make_player
+
+    hard = make_player("gomoku", "hard")
     for text in POSITIONS:
         state = Gomoku.from_notation(text)
         start = time.perf_counter()
-        last = None
-        for last in engine.search(state, Limit(time=args.seconds)):  # noqa: B007
-            pass
-        used = time.perf_counter() - start
-        assert last is not None
-        nodes = last.nodes
-        total_nodes += nodes
-        total_time += used
-        print(f"{text[:28]:<30} depth {last.depth:2d}  {nodes / used:9.0f} nodes/s")
-    print(f"mean: {total_nodes / total_time:.0f} nodes/s (2 shared cores; timings are noisy)")
+        result = hard.choose(state)
+        print(
+            f"hard answers {text[:28]:<30} in {time.perf_counter() - start:.2f} s "
+            f"(depth {result.depth})"
+        )
 
 
 if __name__ == "__main__":

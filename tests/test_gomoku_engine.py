@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -331,3 +332,14 @@ def test_the_defence_check_refuses_a_move_that_allows_a_vct() -> None:
     assert engine._safe_cell(board, tables, [far, block]) == block
     assert engine._safe_cell(board, tables, [far]) is None
     assert int(board.info[nb.I_PLY]) == len(state.moves)  # the board is left as found
+
+
+def test_think_within_keeps_to_its_budget() -> None:
+    state = Gomoku.from_notation("h8 i9 h9 h10 i8 g8 j7 k6 i6 j9 g9 k8")
+    for level in ("hard", "classic"):
+        player = make_player("gomoku", level)
+        start = time.perf_counter()
+        results = list(player.think_within(state, 0.3))
+        assert time.perf_counter() - start < 1.0  # 0.3 s and the work around the kernels
+        assert results and results[-1].move is not None
+        assert state.why_illegal(results[-1].move) is None

@@ -1,10 +1,17 @@
 """The Gomoku engine: the numba kernels driven by iterative deepening and a clock.
 
 ``GomokuEngine.search(state, limit)`` is a generator like the reference engine's:
-it first looks for a forced win (a five, then VCF, then VCT at the root), then
-yields one ``SearchResult`` per completed alpha-beta depth. A timer thread sets the
-kernels' stop flag at the deadline, and ``stop()`` sets it from any thread, so a
-search never runs past its budget by more than one check interval (~1 ms).
+it first looks for a forced win (a five, then VCF, then VCT at the root, within
+``SOLVER_TIME_SHARE`` of a timed budget), then yields one ``SearchResult`` per
+completed alpha-beta depth (and, when the clock cuts an iteration short after a
+root move beat the previous best, that move). Last, when ``defence_vct_depth`` is
+set, the chosen move is checked: if the opponent then wins by VCT, the next root
+moves are tried and the first safe one is yielded (``DEFENCE_TIME_SHARE`` of the
+budget is kept for this). The last result yielded is the move to play.
+
+A timer thread sets the kernels' stop flag at the deadline, and ``stop()`` sets it
+from any thread, so a search never runs past its budget by more than one check
+interval (~1 ms).
 """
 
 from __future__ import annotations

@@ -93,6 +93,15 @@ class GomokuPlayer(AIPlayer):
             raise TypeError(f"a Gomoku player cannot play {state.name}")
         yield from self.engine.search(state, self.move_limit())
 
+    def think_within(self, state: GameState, seconds: float) -> Iterator[SearchResult]:
+        """``think`` with ``seconds`` as the engine's own time limit (if shorter), so the
+        engine plans its solvers, iterations and defence check inside the budget."""
+        if not isinstance(state, Gomoku):
+            raise TypeError(f"a Gomoku player cannot play {state.name}")
+        limit = self.move_limit()
+        budget = max(0.0, seconds) if limit.time is None else min(limit.time, max(0.0, seconds))
+        yield from self.engine.search(state, replace(limit, time=budget))
+
     def stop(self) -> None:
         self.engine.stop()
 
