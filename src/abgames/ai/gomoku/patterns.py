@@ -141,24 +141,28 @@ def _ternary_table(overline_wins: bool, double_four_forbidden: bool) -> npt.NDAr
             if rest % 3 == 0:
                 empties[key] += 1
             rest //= 3
-    order = np.argsort(empties, kind="mergesort")  # fewest empty points first
     table = np.zeros(count, np.int8)
     line = np.zeros(_LINE, np.int8)
     children = np.zeros(_LINE, np.int8)
     powers = np.zeros(SLOTS, np.int64)
     for j in range(SLOTS):
         powers[j] = 3**j
-    for key in order:
-        rest = key
-        for j in range(SLOTS):
-            q = j if j < REACH else j + 1
-            line[q] = rest % 3
-            rest //= 3
-        line[_CENTRE] = _OWN
-        for j in range(SLOTS):
-            q = j if j < REACH else j + 1
-            children[q] = table[key + powers[j]] if line[q] == 0 else DEAD
-        table[key] = _classify(line, children, overline_wins, double_four_forbidden)
+    # Fewest empty points first, so every child is classified before its parent
+    # (a pass per count, not an argsort: numba's sort costs seconds to compile).
+    for wanted in range(SLOTS + 1):
+        for key in range(count):
+            if empties[key] != wanted:
+                continue
+            rest = key
+            for j in range(SLOTS):
+                q = j if j < REACH else j + 1
+                line[q] = rest % 3
+                rest //= 3
+            line[_CENTRE] = _OWN
+            for j in range(SLOTS):
+                q = j if j < REACH else j + 1
+                children[q] = table[key + powers[j]] if line[q] == 0 else DEAD
+            table[key] = _classify(line, children, overline_wins, double_four_forbidden)
     return table
 
 

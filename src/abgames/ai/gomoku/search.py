@@ -630,20 +630,6 @@ def _from_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(cache=True, nogil=True)
-def _leaf(board: Board, tables: Tables, ply: int) -> int:
-    """The value of a horizon node: a short VCF if the side to move has fours, else eval."""
-    me = board.info[I_TO_MOVE]
-    leaf_depth = tables.config[C_LEAF_VCF]
-    if leaf_depth > 0 and board.counts[me, pt.B4] + board.counts[me, pt.F4] > 0:
-        tables.stats[S_VCF_EXHAUSTED] = 0
-        tables.stats[S_VCF_LIMIT] = tables.stats[S_VCF_NODES] + tables.config[C_LEAF_VCF_NODES]
-        moves = vcf(board, tables, leaf_depth, ply)
-        if moves > 0:
-            return WIN - (ply + 2 * moves - 1)
-    return evaluate(board)
-
-
 @njit(_SET_PV_SIGNATURE, cache=True, nogil=True)
 def _set_pv(tables: Tables, ply: int, move: int) -> None:
     child = ply + 1
@@ -684,7 +670,16 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
         _set_pv(tables, ply, block)
         return score
     if depth <= 0:
-        return _leaf(board, tables, ply)
+        # The horizon: a short VCF if the side to move has fours, else the evaluation.
+        # (Inline, not a helper: each kernel linking ``vcf`` recompiles it.)
+        leaf_depth = tables.config[C_LEAF_VCF]
+        if leaf_depth > 0 and board.counts[me, pt.B4] + board.counts[me, pt.F4] > 0:
+            tables.stats[S_VCF_EXHAUSTED] = 0
+            tables.stats[S_VCF_LIMIT] = tables.stats[S_VCF_NODES] + tables.config[C_LEAF_VCF_NODES]
+            moves = vcf(board, tables, leaf_depth, ply)
+            if moves > 0:
+                return WIN - (ply + 2 * moves - 1)
+        return evaluate(board)
 
     key = board.info[I_HASH]
     index = _tt_index(key)
@@ -759,7 +754,11 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     return best
 
 
-@njit(cache=True, nogil=True)
+# --- the root: plain Python over the compiled entry points -------------------------------
+# (A kernel here would link and re-optimise ``negamax`` and ``generate`` once more: seconds
+# of compile time for a loop over a dozen root moves.)
+
+
 def search_root(
     board: Board,
     tables: Tables,
@@ -770,7 +769,9 @@ def search_root(
     """One PVS iteration over ``root_moves`` (in order); returns the best index.
 
     ``root_scores[i]`` gets each move's score: exact for the best, a bound for the
-    others. The PV is left in ``tables.pv[0]``.
+    others. The PV is left in ``tables.pv[0]``. If the search is stopped, the moves
+    not finished keep their old scores and the best index among the finished is
+    returned (0 if none beat the first).
     """
     alpha = -WIN - 1
     beta = WIN + 1
@@ -780,11 +781,11 @@ def search_root(
         cell = int(root_moves[i])
         play(board, cell)
         if i == 0:
-            score = -negamax(board, tables, depth - 1, -beta, -alpha, 1)
+            score = -int(negamax(board, tables, depth - 1, -beta, -alpha, 1))
         else:
-            score = -negamax(board, tables, depth - 1, -alpha - 1, -alpha, 1)
+            score = -int(negamax(board, tables, depth - 1, -alpha - 1, -alpha, 1))
             if score > alpha:
-                score = -negamax(board, tables, depth - 1, -beta, -alpha, 1)
+                score = -int(negamax(board, tables, depth - 1, -beta, -alpha, 1))
         undo(board)
         if tables.stats[S_ABORTED] != 0:
             return best_index
@@ -796,21 +797,27 @@ def search_root(
     return best_index
 
 
-@njit(cache=True, nogil=True)
 def root_candidates(board: Board, tables: Tables, out: npt.NDArray[np.int32]) -> int:
-    """The root's candidate moves, best-ordered, into ``out``; a five first if there is one."""
-    me = board.info[I_TO_MOVE]
+    """The root's candidate moves, best-ordered, into ``out``; returns their count.
+
+    A five of the side to move comes first (the count is then the number of fives);
+    against the opponent's four only its five points (at most 2) are returned.
+    """
+    me = int(board.info[I_TO_MOVE])
     if board.counts[me, pt.F5] > 0:
-        return _five_cells(board, me, out[:1])
+        fives = int(board.threat_size[me, T_FIVE])
+        out[0] = board.threat_cells[me, T_FIVE, 0]
+        return fives
     other = 1 - me
     threats = tables.config[C_THREATS] != 0
     if threats and board.counts[other, pt.F5] > 0:
-        count = _five_cells(board, other, out[:2])
-        return min(count, 2)
-    count = generate(board, tables, 0)
+        count = min(int(board.threat_size[other, T_FIVE]), 2)
+        out[:count] = board.threat_cells[other, T_FIVE, :count]
+        return count
+    count = int(generate(board, tables, 0))
     moves = tables.moves[0]
     keys = tables.order[0]
-    count = _beam_cut(moves, keys, count, int(tables.config[C_BEAM]))
+    count = int(_beam_cut(moves, keys, count, int(tables.config[C_BEAM])))
     for i in range(count):
         out[i] = _pick(moves, keys, i, count)
     return count
