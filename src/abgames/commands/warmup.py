@@ -16,7 +16,7 @@ from abgames.games import ConnectFour, GameState, Gomoku
 
 #: Per game: a small position and the levels whose players run compiled kernels.
 WARMUP: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("connect4", "4453443", ("perfect",)),
+    ("connect4", "2252576253462244111563365343671351", ("perfect",)),
     ("gomoku", "h8 h9 i8", ("hard", "classic")),
 )
 #: Time each warm-up search may take once compiled (seconds).
