@@ -54,13 +54,25 @@ def openings() -> list[list[tuple[int, int]]]:
     return result
 
 
+def placed(opening: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """The opening's points on a ``size`` board: offsets from the centre, the whole
+    opening shifted the least needed to fit (some were made for 20x20 boards)."""
+    centre = size // 2
+    shifts = []
+    for axis in (0, 1):
+        low = min(centre + move[axis] for move in opening)
+        high = max(centre + move[axis] for move in opening)
+        shifts.append(-low if low < 0 else size - 1 - high if high >= size else 0)
+    return [(centre + dx + shifts[0], centre + dy + shifts[1]) for dx, dy in opening]
+
+
 def play_game(
     opening: list[tuple[int, int]], black: AIPlayer, white: AIPlayer
 ) -> tuple[int | None, str]:
     """Play one game from ``opening``; the winner (0 black, 1 white, None draw) and moves."""
     state = Gomoku()
-    for dx, dy in opening:
-        state.play(state.point(7 + dx, 7 + dy))
+    for x, y in placed(opening, state.size):
+        state.play(state.point(x, y))
     players = (black, white)
     while state.outcome() is None:
         result = players[state.to_move].choose(state)
