@@ -148,6 +148,21 @@ def test_a_build_resumes_without_solving_again(built: tuple[Book, Path]) -> None
     assert load(work / "again.bin").scores.tolist() == book.scores.tolist()
 
 
+def test_a_build_carries_on_from_an_existing_book_without_the_work_file(
+    built: tuple[Book, Path], tmp_path: Path
+) -> None:
+    book, work = built
+    output = tmp_path / "book.bin"
+    output.write_bytes((work / "book.bin").read_bytes())
+    fresh_work = tmp_path / "fresh"
+    again = build(
+        root=BOOK_ROOT, plies=BOOK_PLIES, work_dir=fresh_work, output=output, log=lambda _: None
+    )
+    assert (fresh_work / WORK_FILE).read_text() == ""  # nothing had to be solved again
+    assert again.keys.tolist() == book.keys.tolist()
+    assert again.max_moves == book.max_moves
+
+
 def test_choice_prefers_the_best_score_then_the_centre() -> None:
     assert choose_column([1, 1, 1, 1, 1, 1, 1]) == 3
     assert choose_column([INVALID_MOVE, 2, 0, INVALID_MOVE, 2, 0, 0]) == 4

@@ -12,7 +12,9 @@ Level by level, up to ``plies`` beyond the root:
   every reply to that move to ``frontier[p + 2]``.
 
 Each solved position is appended to ``work_dir/solved.txt`` ("MOVES SCORE") as soon
-as it is known, so a build that is stopped resumes where it stopped; identical
+as it is known, so a build that is stopped resumes where it stopped; the positions
+of an existing book at ``output`` count as solved too, so a build can be carried on
+from the shipped book on a machine without the work file; identical
 positions (mirror images included) are solved once. Positions are spread over
 ``jobs`` processes, each with its own solver and table.
 """
@@ -24,7 +26,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from abgames.ai.connect4.book import Book, save
+from abgames.ai.connect4.book import Book, BookError, load, save
 from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
 from abgames.ai.connect4.perfect import choose_column
 from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Position, Solver, canonical_key
@@ -114,11 +116,12 @@ def build(
     """
     work_dir.mkdir(parents=True, exist_ok=True)
     work_path = work_dir / WORK_FILE
-    solved = _read_work(work_path)
+    earlier, earlier_max_moves = _read_book(output, log)
+    solved = {**earlier, **_read_work(work_path)}
     if solved:
-        log(f"resuming: {len(solved)} positions already solved in {work_path}")
+        log(f"resuming: {len(solved)} positions already solved ({output}, {work_path})")
     if write_only:
-        return _write_book(solved, work_path, output, log)
+        return _write_book(solved, work_path, output, log, earlier_max_moves)
     root_position = Position.parse(root)
     last_ply = root_position.moves + plies
     frontier: dict[int, dict[str, Position]] = {root_position.moves: {root: root_position}}
@@ -170,11 +173,26 @@ def build(
         if pool is not None:
             pool.close()
             pool.join()
-    return _write_book(solved, work_path, output, log)
+    return _write_book(solved, work_path, output, log, earlier_max_moves)
 
 
-def _write_book(solved: dict[int, int], work_path: Path, output: Path, log: Log) -> Book:
-    book = Book.from_scores(solved, max(_moves_of(work_path), default=0))
+def _read_book(path: Path, log: Log) -> tuple[dict[int, int], int]:
+    """The scores of an existing book at ``path`` and its depth; nothing if there is none."""
+    if not path.exists():
+        return {}, 0
+    try:
+        book = load(path)
+    except (OSError, BookError) as error:
+        log(f"not resuming from {path}: {error}")
+        return {}, 0
+    scores = {int(key): int(score) for key, score in zip(book.keys, book.scores, strict=True)}
+    return scores, book.max_moves
+
+
+def _write_book(
+    solved: dict[int, int], work_path: Path, output: Path, log: Log, earlier_max_moves: int = 0
+) -> Book:
+    book = Book.from_scores(solved, max(earlier_max_moves, *_moves_of(work_path), 0))
     save(book, output)
     log(f"book: {len(book)} positions up to {book.max_moves} discs -> {output}")
     return book
