@@ -64,9 +64,9 @@ class Console:
 
     def ask(self, prompt: str) -> str:
         """A line of input; ``Quit`` on end of input or Ctrl-C."""
-        self.output.write(prompt)
-        self.output.flush()
         try:
+            self.output.write(prompt)
+            self.output.flush()
             line = self.input.readline()
         except KeyboardInterrupt:
             self.say()
@@ -182,9 +182,13 @@ class Session:
                     self.ai_turn()
                     continue
                 self.prompt_once()
+        except KeyboardInterrupt:
+            self.match.stop_thinking()
+            self.console.say()
         except Quit:
-            self.console.say("Bye.")
-            return 0
+            pass
+        self.console.say("Bye.")
+        return 0
 
     def ai_turn(self) -> None:
         match = self.match
