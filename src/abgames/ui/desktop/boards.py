@@ -124,6 +124,24 @@ class BoardView(ABC):
     def move_at(self, state: GameState, x: float, y: float) -> Move | None:
         """The move a click at (x, y) points at, or ``None`` off the board."""
 
+    def draw_win_line(self, canvas: tk.Canvas, state: GameState, cell: float) -> None:
+        """A thick line from the first to the last cell of the winning line, if any."""
+        outcome = state.outcome()
+        if outcome is None or not outcome.line:
+            return
+        x0, y0 = self.pixel_of(state, outcome.line[0])
+        x1, y1 = self.pixel_of(state, outcome.line[-1])
+        canvas.create_line(
+            x0,
+            y0,
+            x1,
+            y1,
+            width=theme.WIN_HIGHLIGHT_WIDTH * cell,
+            fill=theme.WIN_HIGHLIGHT,
+            capstyle=tk.ROUND,
+            tags=(TAG_WIN,),
+        )
+
     @abstractmethod
     def pixel_of(self, state: GameState, move: Move) -> tuple[float, float]:
         """A pixel that ``move_at`` maps to ``move`` (the centre of its cell or point)."""
@@ -285,20 +303,7 @@ class TicTacToeView(BoardView):
             self.pv_labels(
                 (self.pixel_of(state, m) for m in overlay.analysis.result.pv), -0.33, -0.3
             )
-        outcome = state.outcome()
-        if outcome is not None and outcome.line:
-            x0, y0 = self.pixel_of(state, outcome.line[0])
-            x1, y1 = self.pixel_of(state, outcome.line[-1])
-            canvas.create_line(
-                x0,
-                y0,
-                x1,
-                y1,
-                width=theme.WIN_HIGHLIGHT_WIDTH * cell,
-                fill=theme.WIN_HIGHLIGHT,
-                capstyle=tk.ROUND,
-                tags=(TAG_WIN,),
-            )
+        self.draw_win_line(canvas, state, cell)
 
 
 def pale_hex(colour: str) -> str:
@@ -533,20 +538,7 @@ class GomokuView(BoardView):
                     self.text(
                         px, py, label, theme.SCORE_FONT_SCALE * cell, "#ffffff", TAG_HEAT, bold=True
                     )
-        outcome = state.outcome()
-        if outcome is not None and outcome.line:  # under the stones, rings on top later
-            x0, y0 = self.pixel_of(state, outcome.line[0])
-            x1, y1 = self.pixel_of(state, outcome.line[-1])
-            canvas.create_line(
-                x0,
-                y0,
-                x1,
-                y1,
-                fill=theme.WIN_HIGHLIGHT,
-                width=theme.WIN_HIGHLIGHT_WIDTH * cell,
-                capstyle=tk.ROUND,
-                tags=(TAG_WIN,),
-            )
+        self.draw_win_line(canvas, state, cell)  # under the stones, rings on top later
         colours = theme.PLAYER_FILL["gomoku"]
         numbers = {move: index for index, move in enumerate(state.moves, start=1)}
         stone = theme.STONE_DIAMETER * cell
