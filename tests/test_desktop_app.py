@@ -252,7 +252,7 @@ def test_hint_and_analysis_are_drawn(make_app: AppMaker) -> None:
     app.show_analysis.set(True)
     app.refresh()
     assert items(app, TAG_HEAT) and items(app, TAG_PV)
-    assert "Analysis (last AI move)" in app.analysis_text.get()
+    assert "view before its move" in app.analysis_title.get()
 
 
 def test_window_answers_events_while_the_ai_thinks(make_app: AppMaker) -> None:
@@ -261,7 +261,7 @@ def test_window_answers_events_while_the_ai_thinks(make_app: AppMaker) -> None:
         player_factory=endless_factory,
     )
     pump(app, lambda: app.session.progress is not None and app.session.progress.depth >= 2)
-    assert "thinking" in app.turn_text.get() and "depth" in app.turn_text.get()
+    assert "thinking" in app.search_text.get() and "depth" in app.search_text.get()
     depth = app.session.progress.depth  # type: ignore[union-attr]
     cell = app.view.grid.cell
     app.root.geometry("900x950")

@@ -22,9 +22,9 @@ from abgames.ui.desktop.controller import Analysis
 from abgames.ui.desktop.geometry import (
     Grid,
     blend,
+    cell_score,
     fit_grid,
     heat_fraction,
-    short_score,
     star_points,
 )
 
@@ -75,18 +75,27 @@ def pale(colour: tuple[int, int, int], amount: float = 0.45) -> str:
     return blend(colour, WHITE, amount)
 
 
-def heat_colours(analysis: Analysis) -> dict[Move, tuple[str, str]]:
-    """Each candidate's fill colour and short score text, best candidate hottest."""
-    root = analysis.result.root_scores
+def heat_colours(analysis: Analysis, open_moves: Iterable[Move]) -> dict[Move, tuple[str, str]]:
+    """The fill colour and short score text of each candidate still in ``open_moves``.
+
+    Colours run over all of the search's candidates, best hottest, so a cell keeps
+    the colour it had when the search ended. A move played since (the AI's own, a
+    reply) is left out: its score belongs to the position before it. When only the
+    best score is exact the others are upper bounds, shown as ``≤+3``.
+    """
+    result = analysis.result
+    root = result.root_scores
     if not root:
         return {}
     low, high = min(root.values()), max(root.values())
+    still_open = set(open_moves)
     return {
         move: (
             blend(theme.HEAT_COLD, theme.HEAT_HOT, heat_fraction(value, low, high)),
-            short_score(value),
+            cell_score(value, bound=not result.root_scores_exact and move != result.move),
         )
         for move, value in root.items()
+        if move in still_open
     }
 
 
@@ -204,7 +213,8 @@ class TicTacToeView(BoardView):
             grid.left, grid.top, right, bottom, fill=theme.TTT_BACKGROUND, width=0
         )
         if overlay.analysis is not None:
-            for move, (colour, label) in heat_colours(overlay.analysis).items():
+            empty = (move for move, player in enumerate(state.cells) if player is None)
+            for move, (colour, label) in heat_colours(overlay.analysis, empty).items():
                 x, y = self.pixel_of(state, move)
                 half = cell / 2
                 canvas.create_rectangle(
@@ -367,7 +377,10 @@ class ConnectFourView(BoardView):
             drop = self.drop = None
         hidden = (drop.column, drop.row) if drop is not None else None
         canvas.create_rectangle(grid.left, grid.top, right, bottom, fill=theme.RACK_COLOUR, width=0)
-        heat = heat_colours(overlay.analysis) if overlay.analysis is not None else {}
+        heat = {}
+        if overlay.analysis is not None:
+            playable = (c for c in range(state.width) if state.can_play(c))
+            heat = heat_colours(overlay.analysis, playable)
         for column in range(state.width):
             for row in range(state.height):
                 x, y = self.cell_pixel(state, column, row)
@@ -529,12 +542,15 @@ class GomokuView(BoardView):
             )
         if overlay.analysis is not None:
             show_text = cell >= theme.SCORE_TEXT_MIN_CELL_PX
-            for move, (colour, label) in heat_colours(overlay.analysis).items():
+            empty = (
+                move for move in overlay.analysis.result.root_scores if state.board[move] == EMPTY
+            )
+            for move, (colour, label) in heat_colours(overlay.analysis, empty).items():
                 px, py = self.pixel_of(state, move)
                 self.circle(
                     px, py, theme.HEAT_DIAMETER * cell, fill=colour, outline="", tags=(TAG_HEAT,)
                 )
-                if show_text and state.board[move] == EMPTY:
+                if show_text:
                     self.text(
                         px, py, label, theme.SCORE_FONT_SCALE * cell, "#ffffff", TAG_HEAT, bold=True
                     )

@@ -140,6 +140,11 @@ def blend(cold: tuple[int, int, int], hot: tuple[int, int, int], fraction: float
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 
+def cell_score(score: int, *, bound: bool = False) -> str:
+    """``short_score``, marked ``≤`` when the score is only an upper bound."""
+    return f"≤{short_score(score)}" if bound else short_score(score)
+
+
 def short_score(score: int) -> str:
     """A score short enough for a cell: ``W3`` (wins in 3 own moves), ``L2``, ``+42``, ``0``."""
     if scores.is_decisive(score):
