@@ -11,8 +11,15 @@ import pytest
 from abgames.ai.player import AIPlayer
 from abgames.match import AI, HUMAN
 from abgames.ui import desktop
-from abgames.ui.desktop.controller import Clocks, GameSession, GameSettings, settings_of
-from desktop_support import EndlessPlayer, endless_factory
+from abgames.ui.desktop.app import analysis_caption, analysis_details
+from abgames.ui.desktop.controller import (
+    NOT_SOLVED,
+    Clocks,
+    GameSession,
+    GameSettings,
+    settings_of,
+)
+from desktop_support import EndlessPlayer, SilentSolver, endless_factory
 
 WAIT_S = 10.0
 
@@ -135,6 +142,75 @@ def test_hint_is_for_the_current_position_only() -> None:
     assert analysis is not None and analysis.is_hint
     assert session.click(0 if session.hint.move != 0 else 1)  # type: ignore[union-attr]
     assert session.hint is None and session.analysis(include_last_ai=False) is None
+
+
+def test_a_silent_solver_shows_solving_and_the_time_it_has_taken() -> None:
+    clock = FakeClock()
+    solver = SilentSolver()
+    session = GameSession(
+        GameSettings("connect4", "human-ai", first=AI, level="perfect"),
+        player_factory=lambda _game, _level, _seed: solver,
+        now=clock,
+    )
+    assert session.thinking and session.progress is None
+    assert session.search_text() == "solving… 0.0 s"
+    clock.now += 2.5
+    session.poll()
+    assert session.search_text() == "solving… 2.5 s"
+    assert session.turn_text() == "Red to move (AI, perfect)"
+    solver.release.set()
+    wait(session, lambda: session.match.state.ply == 1)
+    assert session.search_text() == ""
+    assert session.note == ""  # solved: nothing to excuse
+
+
+def test_progress_names_depth_nodes_time_and_best_move() -> None:
+    clock = FakeClock()
+    session = GameSession(
+        GameSettings("connect4", "human-ai", first=AI, level="hard"),
+        player_factory=endless_factory,
+        now=clock,
+    )
+    assert session.search_text() == "thinking… 0.0 s"  # before the first depth
+    wait(session, lambda: session.progress is not None and session.progress.depth >= 2)
+    clock.now += 1.25
+    depth = session.progress.depth  # type: ignore[union-attr]
+    nodes = f"{session.progress.nodes:,}"  # type: ignore[union-attr]
+    assert session.search_text() == f"thinking… depth {depth}, {nodes} nodes, 1.2 s, best 7"
+    session.shutdown()
+
+
+def test_a_perfect_move_that_was_not_solved_says_so_with_the_whole_wait() -> None:
+    clock = FakeClock()
+    solver = SilentSolver(solved=False)
+    session = GameSession(
+        GameSettings("connect4", "human-ai", first=AI, level="perfect"),
+        player_factory=lambda _game, _level, _seed: solver,
+        now=clock,
+    )
+    clock.now += 6.6
+    solver.release.set()
+    wait(session, lambda: session.match.state.ply == 1)
+    assert session.note == f"Red played 7 after 6.6 s: {NOT_SOLVED}."
+    analysis = session.analysis()
+    assert analysis is not None and analysis.fell_back
+    assert NOT_SOLVED in analysis_details(analysis)
+    assert analysis_caption(analysis).startswith("Red's view before its move 7")
+
+
+def test_a_hint_at_perfect_that_was_not_solved_says_so() -> None:
+    solver = SilentSolver(solved=False)
+    session = GameSession(
+        GameSettings("tictactoe", "human-human"),
+        player_factory=lambda _game, _level, _seed: solver,
+    )
+    assert session.request_hint()
+    solver.release.set()
+    wait(session, lambda: session.hint is not None)
+    assert session.note == f"Hint: c3 ({NOT_SOLVED})."
+    analysis = session.analysis()
+    assert analysis is not None and analysis.is_hint
+    assert analysis_caption(analysis) == "Hint for X: X's score for each move now."
 
 
 def test_settings_are_checked_and_recovered_from_a_loaded_match() -> None:

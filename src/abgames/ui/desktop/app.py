@@ -83,11 +83,8 @@ class DesktopApp:
         self.view: BoardView = VIEWS[self.session.match.game](self.canvas)
         self.root.protocol("WM_DELETE_WINDOW", self.quit)
         self._poll_id: str | None = self.root.after(theme.POLL_MS, self._poll)
+        self._size_fixed = False
         self.refresh()
-        # From now on the window keeps its size (until the user changes it): texts,
-        # the analysis lines and the game's check buttons never make it jump.
-        self.root.update_idletasks()
-        self.root.geometry(f"{self.root.winfo_reqwidth()}x{self.root.winfo_reqheight()}")
 
     # --- building the window -----------------------------------------------------
     def _build(self) -> None:
@@ -237,11 +234,23 @@ class DesktopApp:
         """Take in the AI's results, refresh the status bar, and come back soon."""
         if self.closed:
             return
+        self._fix_size()
         if self.session.poll():
             self.refresh()
         else:
             self._update_status()
         self._poll_id = self.root.after(theme.POLL_MS, self._poll)
+
+    def _fix_size(self) -> None:
+        """Once the window is on screen, keep its size until the user changes it.
+
+        Tk would otherwise follow what the widgets ask for, so a longer text, the
+        analysis lines or a game's check buttons would make the window jump.
+        """
+        if self._size_fixed or not self.root.winfo_ismapped():
+            return
+        self.root.geometry(f"{self.root.winfo_width()}x{self.root.winfo_height()}")
+        self._size_fixed = True
 
     # --- commands ----------------------------------------------------------------------
     def open_new_game(self) -> NewGameDialog:
@@ -316,8 +325,8 @@ class DesktopApp:
         """Load a saved game; a failure is shown in the status bar and changes nothing."""
         try:
             self.session.load(path)
-        except SaveFileError as error:
-            self.session.note = str(error)
+        except (SaveFileError, OSError) as error:
+            self.session.note = f"Not loaded: {error}. The game goes on."
             self.refresh()
             return False
         self._new_board()

@@ -81,7 +81,8 @@ def heat_colours(analysis: Analysis, open_moves: Iterable[Move]) -> dict[Move, t
     Colours run over all of the search's candidates, best hottest, so a cell keeps
     the colour it had when the search ended. A move played since (the AI's own, a
     reply) is left out: its score belongs to the position before it. When only the
-    best score is exact the others are upper bounds, shown as ``≤+3``.
+    best score is exact the others are upper bounds, shown as ``≤+3``; a draw is
+    ``D`` when the search solved the position, ``0`` when it is a heuristic even.
     """
     result = analysis.result
     root = result.root_scores
@@ -92,7 +93,11 @@ def heat_colours(analysis: Analysis, open_moves: Iterable[Move]) -> dict[Move, t
     return {
         move: (
             blend(theme.HEAT_COLD, theme.HEAT_HOT, heat_fraction(value, low, high)),
-            cell_score(value, bound=not result.root_scores_exact and move != result.move),
+            cell_score(
+                value,
+                bound=not result.root_scores_exact and move != result.move,
+                solved=result.solved,
+            ),
         )
         for move, value in root.items()
         if move in still_open

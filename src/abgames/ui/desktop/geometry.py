@@ -140,9 +140,13 @@ def blend(cold: tuple[int, int, int], hot: tuple[int, int, int], fraction: float
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 
-def cell_score(score: int, *, bound: bool = False) -> str:
-    """``short_score``, marked ``≤`` when the score is only an upper bound."""
-    return f"≤{short_score(score)}" if bound else short_score(score)
+def cell_score(score: int, *, bound: bool = False, solved: bool = False) -> str:
+    """``short_score`` for a cell: ``≤+3`` when only an upper bound, ``D`` for a proven draw."""
+    if bound:
+        return f"≤{short_score(score)}"
+    if solved and score == scores.DRAW:
+        return "D"
+    return short_score(score)
 
 
 def short_score(score: int) -> str:
