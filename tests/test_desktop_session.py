@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
 from abgames.ai.player import AIPlayer
+from abgames.games import GameState
 from abgames.match import AI, HUMAN
+from abgames.search.result import SearchResult
 from abgames.ui import desktop
 from abgames.ui.desktop.app import analysis_caption, analysis_details
 from abgames.ui.desktop.controller import (
@@ -211,6 +215,56 @@ def test_a_hint_at_perfect_that_was_not_solved_says_so() -> None:
     analysis = session.analysis()
     assert analysis is not None and analysis.is_hint
     assert analysis_caption(analysis) == "Hint for X: X's score for each move now."
+
+
+class SharedEngine(AIPlayer):
+    """One engine for every search, like the real ones: it clears its stop flag when a
+    search starts and looks at it only between slices of work. It records how many
+    searches ran at once, and ends by itself at ``FINAL_DEPTH``."""
+
+    FINAL_DEPTH = 4
+
+    def __init__(self, level: str) -> None:
+        self.level = level
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self.active = 0
+        self.most_active = 0
+
+    def think(self, state: GameState) -> Iterator[SearchResult]:
+        self._stop.clear()
+        with self._lock:
+            self.active += 1
+            self.most_active = max(self.most_active, self.active)
+        try:
+            moves = state.legal_moves()
+            for depth in range(1, self.FINAL_DEPTH + 1):
+                time.sleep(0.05)  # a slice of work between looks at the flag
+                yield SearchResult(move=moves[0], score=0, depth=depth, nodes=depth, elapsed=0.0)
+                if self._stop.is_set():
+                    return
+        finally:
+            with self._lock:
+                self.active -= 1
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def test_a_new_search_waits_for_the_stopped_one_on_the_same_engine() -> None:
+    engine = SharedEngine("perfect")  # the hint's level is the AI's level: one engine
+    session = GameSession(
+        GameSettings("tictactoe", "human-ai", level="perfect"),
+        player_factory=lambda _game, _level, _seed: engine,
+    )
+    assert session.request_hint()
+    wait(session, lambda: session.progress is not None)
+    assert session.click(4)  # stops the hint; the AI's own search starts
+    assert session.thinking
+    wait(session, lambda: session.match.state.ply == 2)
+    assert engine.most_active == 1  # never two searches on one engine
+    reply = session.match.analyses[1]
+    assert reply is not None and reply.depth == SharedEngine.FINAL_DEPTH  # not cut short
 
 
 def test_settings_are_checked_and_recovered_from_a_loaded_match() -> None:
