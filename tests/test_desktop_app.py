@@ -404,7 +404,8 @@ def test_the_ai_view_is_labelled_and_kept_off_the_cells_played_since(make_app: A
     assert len(items(app, TAG_HEAT)) == 2 * 8 and not heat_at(app, ai_move)
     texts = [i for i in items(app, TAG_HEAT) if str(app.canvas.type(i)) == "text"]
     labels = {app.canvas.itemcget(i, "text") for i in texts}  # type: ignore[no-untyped-call]
-    assert labels and labels <= {"D", "L1", "L2", "L3", "L4"}  # solved: no heuristic scores
+    # O's scores, marked as O's, and solved: no heuristic values.
+    assert labels and labels <= {"O: D", "O: L1", "O: L2", "O: L3", "O: L4"}, labels
 
 
 def test_gomoku_scores_are_not_drawn_under_stones(make_app: AppMaker) -> None:

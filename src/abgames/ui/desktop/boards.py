@@ -231,8 +231,16 @@ class TicTacToeView(BoardView):
                     width=0,
                     tags=(TAG_HEAT,),
                 )
+                # The score is the viewer's: "O: L2" in O's colour reads "O here loses in 2".
+                viewer = overlay.analysis.viewer
                 self.text(
-                    x, y + 0.36 * cell, label, theme.SCORE_FONT_SCALE * cell, "#222222", TAG_HEAT
+                    x,
+                    y + 0.36 * cell,
+                    f"{state.player_names[viewer]}: {label}",
+                    theme.SCORE_FONT_SCALE * cell,
+                    theme.PLAYER_FILL["tictactoe"][viewer],
+                    TAG_HEAT,
+                    bold=True,
                 )
         line_width = max(2.0, theme.TTT_GRID_WIDTH * cell)
         for i in (1, 2):
@@ -398,15 +406,25 @@ class ConnectFourView(BoardView):
                     tags = (TAG_PIECE,)
                 self.circle(x, y, hole, fill=fill, outline="", tags=tags)
         for column, (colour, label) in heat.items():
+            # A ghost disc of the viewer's colour carries its score, in a square of heat.
+            assert overlay.analysis is not None
+            viewer = overlay.analysis.viewer
             x, _ = self.pixel_of(state, column)
             y = grid.top - theme.RACK_HEADROOM_CELLS * cell / 2
             half = 0.45 * cell
             canvas.create_rectangle(
                 x - half, y - half, x + half, y + half, fill=colour, width=0, tags=(TAG_HEAT,)
             )
-            self.text(
-                x, y, label, theme.SCORE_FONT_SCALE * 1.4 * cell, "#ffffff", TAG_HEAT, bold=True
+            self.circle(
+                x,
+                y,
+                theme.GHOST_DIAMETER * cell,
+                fill=colours[viewer],
+                outline="",
+                tags=(TAG_HEAT,),
             )
+            ink = theme.SCORE_INK["connect4"][viewer]
+            self.text(x, y, label, theme.SCORE_FONT_SCALE * 1.2 * cell, ink, TAG_HEAT, bold=True)
         if overlay.analysis is not None:
             self.pv_labels(
                 self.replay_places(overlay.analysis.base, overlay.analysis.result.pv), 0.0, 0.0
@@ -550,14 +568,21 @@ class GomokuView(BoardView):
             empty = (
                 move for move in overlay.analysis.result.root_scores if state.board[move] == EMPTY
             )
+            viewer = overlay.analysis.viewer
+            ghost = theme.PLAYER_FILL["gomoku"][viewer]
+            ink = theme.SCORE_INK["gomoku"][viewer]
             for move, (colour, label) in heat_colours(overlay.analysis, empty).items():
+                # A ring of heat round a ghost stone of the viewer's colour with its score.
                 px, py = self.pixel_of(state, move)
                 self.circle(
                     px, py, theme.HEAT_DIAMETER * cell, fill=colour, outline="", tags=(TAG_HEAT,)
                 )
+                self.circle(
+                    px, py, theme.GHOST_DIAMETER * cell, fill=ghost, outline="", tags=(TAG_HEAT,)
+                )
                 if show_text:
                     self.text(
-                        px, py, label, theme.SCORE_FONT_SCALE * cell, "#ffffff", TAG_HEAT, bold=True
+                        px, py, label, theme.SCORE_FONT_SCALE * cell, ink, TAG_HEAT, bold=True
                     )
         self.draw_win_line(canvas, state, cell)  # under the stones, rings on top later
         colours = theme.PLAYER_FILL["gomoku"]
