@@ -103,6 +103,7 @@ def test_scores_and_heat_colours() -> None:
     assert short_score(-(WIN - 2)) == "L1"
     assert short_score(0) == "0"
     assert short_score(42) == "+42"
+    assert short_score(1393) == "+1.4k"
     assert short_score(-25_000) == "-25k"
     assert heat_fraction(5, 0, 10) == 0.5
     assert heat_fraction(3, 3, 3) == 1.0

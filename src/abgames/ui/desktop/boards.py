@@ -568,21 +568,23 @@ class GomokuView(BoardView):
             empty = (
                 move for move in overlay.analysis.result.root_scores if state.board[move] == EMPTY
             )
-            viewer = overlay.analysis.viewer
-            ghost = theme.PLAYER_FILL["gomoku"][viewer]
-            ink = theme.SCORE_INK["gomoku"][viewer]
+            ghost = theme.PLAYER_FILL["gomoku"][overlay.analysis.viewer]
             for move, (colour, label) in heat_colours(overlay.analysis, empty).items():
-                # A ring of heat round a ghost stone of the viewer's colour with its score.
+                # A hollow stone of the viewer's colour, filled with heat, holds its score:
+                # unlike a real stone it is hollow and smaller.
                 px, py = self.pixel_of(state, move)
                 self.circle(
-                    px, py, theme.HEAT_DIAMETER * cell, fill=colour, outline="", tags=(TAG_HEAT,)
-                )
-                self.circle(
-                    px, py, theme.GHOST_DIAMETER * cell, fill=ghost, outline="", tags=(TAG_HEAT,)
+                    px,
+                    py,
+                    theme.GHOST_DIAMETER * cell,
+                    fill=colour,
+                    outline=ghost,
+                    width=max(2.0, theme.GHOST_RING * cell),
+                    tags=(TAG_HEAT,),
                 )
                 if show_text:
                     self.text(
-                        px, py, label, theme.SCORE_FONT_SCALE * cell, ink, TAG_HEAT, bold=True
+                        px, py, label, theme.SCORE_FONT_SCALE * cell, "#ffffff", TAG_HEAT, bold=True
                     )
         self.draw_win_line(canvas, state, cell)  # under the stones, rings on top later
         colours = theme.PLAYER_FILL["gomoku"]

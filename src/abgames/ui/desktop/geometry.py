@@ -150,7 +150,7 @@ def cell_score(score: int, *, bound: bool = False, solved: bool = False) -> str:
 
 
 def short_score(score: int) -> str:
-    """A score short enough for a cell: ``W3`` (wins in 3 own moves), ``L2``, ``+42``, ``0``."""
+    """A score short enough for a cell: ``W3`` (wins in 3 own moves), ``L2``, ``+42``, ``+1.4k``."""
     if scores.is_decisive(score):
         own_moves = (scores.plies_to_end(score) + 1) // 2
         return f"{'W' if score > 0 else 'L'}{own_moves}"
@@ -158,4 +158,6 @@ def short_score(score: int) -> str:
         return "0"
     if abs(score) >= 10_000:
         return f"{score / 1000:+.0f}k"
+    if abs(score) >= 1000:
+        return f"{score / 1000:+.1f}k"
     return f"{score:+d}"
