@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -561,3 +562,18 @@ def test_a_corrupt_save_file_is_explained_and_the_game_goes_on(
         assert "\n" not in note, note
         assert app.session.match.game == "tictactoe" and app.session.match.state.moves == [4]
         assert app.session.thinking and app.session.generation == generation, name
+
+
+def test_gui_with_a_missing_save_file_says_so_and_exits(display: str, tmp_path: Path) -> None:
+    missing = tmp_path / "missing.json"
+    completed = subprocess.run(
+        [sys.executable, "-m", "abgames", "gui", "--load", str(missing)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DISPLAY": display},
+        cwd=REPO,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert completed.stderr == f"abgames gui: there is no file {missing}\n"

@@ -75,6 +75,8 @@ class DesktopApp:
         self.analysis_title = tk.StringVar(self.root, "")
         self.analysis_text = tk.StringVar(self.root, "")
         self.hover: tuple[float, float] | None = None
+        #: Why the last ``load_from`` failed (``None`` after a success).
+        self.load_failure: str | None = None
         self.dialog: NewGameDialog | None = None
         self._forbidden_cache: tuple[int, int, dict[Move, str]] | None = None
         self._seen_moves = 0
@@ -326,9 +328,11 @@ class DesktopApp:
         try:
             self.session.load(path)
         except (SaveFileError, OSError) as error:
+            self.load_failure = str(error)
             self.session.note = f"Not loaded: {error}. The game goes on."
             self.refresh()
             return False
+        self.load_failure = None
         self._new_board()
         return True
 
