@@ -504,23 +504,36 @@ def cancel_file_dialog(app: DesktopApp) -> None:
     tcl.call("destroy", ".__tk_filedialog")
 
 
-def test_the_board_stays_drawn_while_the_file_dialog_is_open(make_app: AppMaker) -> None:
+def screen_box(app: DesktopApp, path: str) -> tuple[int, int, int, int]:
+    """Left, top, right and bottom of the window ``path`` on the screen."""
+    x, y, width, height = (
+        int(app.root.tk.call("winfo", what, path)) for what in ("rootx", "rooty", "width", "height")
+    )
+    return x, y, x + width, y + height
+
+
+def test_the_file_dialogs_leave_the_board_in_view(make_app: AppMaker) -> None:
     app = make_app(GameSettings("gomoku", "human-human"))
     state = app.session.match.state
-    for text in ("a15", "b15", "c15"):
+    for text in ("h8", "h9", "i8"):  # an early game: all in the middle of the board
         click_move(app, state.parse_move(text))
-    seen: list[int] = []
+    seen: list[tuple[int, bool]] = []
 
     def look_and_cancel() -> None:
-        app.redraw()  # what the poll loop and a resize do while the dialog is open
-        app.root.update()
-        seen.append(len(items(app, "piece")))
-        cancel_file_dialog(app)
+        try:
+            app.redraw()  # what the poll loop and a resize do while the dialog is open
+            app.root.update()
+            left, top, right, bottom = screen_box(app, ".__tk_filedialog")
+            c_left, c_top, c_right, c_bottom = screen_box(app, str(app.canvas))
+            apart = right <= c_left or left >= c_right or bottom <= c_top or top >= c_bottom
+            seen.append((len(items(app, "piece")), apart))
+        finally:
+            cancel_file_dialog(app)
 
     for button in ("load", "save"):
-        app.root.after(300, look_and_cancel)
+        app.root.after(400, look_and_cancel)
         app.buttons[button].invoke()  # returns when the dialog is cancelled
-    assert seen == [3, 3]
+    assert seen == [(3, True), (3, True)]  # drawn, and not hidden by the dialog
     assert len(items(app, "piece")) == 3 and app.note_text.get() == ""
 
 

@@ -34,6 +34,10 @@ SAVE_FILE_TYPES = [("abgames saves", "*.json"), ("All files", "*")]
 PV_WORDS = 8
 #: The index of each game-specific check button in the View menu.
 VIEW_MENU_ENTRIES = {"numbers": 1, "forbidden": 2}
+#: Tk's own file dialog (X11) for a dialog whose parent is the main window.
+FILE_DIALOG = ".__tk_filedialog"
+#: Space between the window and a file dialog placed beside it.
+DIALOG_GAP_PX = 8
 #: The check buttons above the board, left to right.
 TOGGLE_ORDER = ("analysis", "numbers", "forbidden")
 
@@ -296,6 +300,7 @@ class DesktopApp:
         self.refresh()
 
     def ask_save(self) -> None:
+        self._place_file_dialog_soon()
         path = filedialog.asksaveasfilename(
             parent=self.root,
             title="Save game",
@@ -306,11 +311,39 @@ class DesktopApp:
             self.save_to(path)
 
     def ask_load(self) -> None:
+        self._place_file_dialog_soon()
         path = filedialog.askopenfilename(
             parent=self.root, title="Load game", filetypes=SAVE_FILE_TYPES
         )
         if path:
             self.load_from(path)
+
+    def _place_file_dialog_soon(self) -> None:
+        """Move the file dialog about to open beside the window, off the board.
+
+        Tk centres its file dialog on the window, which hides the middle of the
+        board, where an early game's stones all are: it looked as if the board had
+        been drawn empty. Where the screen has room on either side the dialog goes
+        there; native dialogs (Windows, macOS) are left where the system puts them.
+        """
+        self.root.after(0, self._place_file_dialog)
+
+    def _place_file_dialog(self) -> None:
+        tcl, root = self.root.tk, self.root
+        if not root.getboolean(tcl.call("winfo", "exists", FILE_DIALOG)):
+            return
+        tcl.call("update", "idletasks")
+        width = int(tcl.call("winfo", "width", FILE_DIALOG))
+        if width <= 1:
+            width = int(tcl.call("winfo", "reqwidth", FILE_DIALOG))
+        left, right = root.winfo_rootx(), root.winfo_rootx() + root.winfo_width()
+        if right + DIALOG_GAP_PX + width <= root.winfo_screenwidth():
+            x = right + DIALOG_GAP_PX
+        elif left - DIALOG_GAP_PX - width >= 0:
+            x = left - DIALOG_GAP_PX - width
+        else:
+            return  # no room beside the window: Tk's place it is
+        tcl.call("wm", "geometry", FILE_DIALOG, f"+{x}+{root.winfo_rooty()}")
 
     def save_to(self, path: str) -> bool:
         """Save as the terminal's JSON; a failure is shown in the status bar."""
