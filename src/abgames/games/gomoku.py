@@ -12,11 +12,16 @@ Rules:
   or an overline; a move that makes an exact five wins even so. White has no
   restriction and white's overline wins. Forbidden points come from
   ``abgames.games.renju``.
+
+A position can also be set up stone by stone (``Gomoku.from_position``: a puzzle,
+an analysis position sent by a GUI), whatever the stone counts; moves played after
+the set-up are played and undone as usual.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Self
 
@@ -70,6 +75,60 @@ class Gomoku(GameState):
             raise ValueError(f"unknown Gomoku rule {rule!r}: choose {choices}") from None
         self.size = size
         self.board = bytearray(size * size)
+        #: The first ``setup_stones`` entries of ``moves`` were placed by
+        #: ``from_position``, not played: ``undo`` stops there.
+        self.setup_stones = 0
+
+    @classmethod
+    def from_position(
+        cls,
+        black: Iterable[Move],
+        white: Iterable[Move],
+        to_move: Player,
+        *,
+        size: int = DEFAULT_SIZE,
+        rule: Rule | str = Rule.FREESTYLE,
+    ) -> Self:
+        """A position set up by placing stones, with ``to_move`` to play next.
+
+        The stones are placed, not played: any counts are accepted and no Renju
+        restriction is checked (a puzzle or an analysis position need not come from
+        alternating legal moves). ``IllegalMoveError`` for a point off the board or
+        given twice, and when both sides have a winning row; a winning row of one
+        side ends the game (``outcome()``), as does a full board.
+
+        ``moves`` lists the set-up stones (black's, then white's) and then the moves
+        played afterwards; only those can be undone. The move notation of such a
+        state lists the set-up stones too, so ``from_notation`` cannot rebuild it:
+        rebuild it with ``from_position`` and the moves played since.
+        """
+        state = cls(size, rule)
+        for player, points in ((0, black), (1, white)):
+            for point in points:
+                if not 0 <= point < size * size:
+                    raise IllegalMoveError(f"point {point} is off the {size}x{size} board")
+                if state.board[point] != EMPTY:
+                    raise IllegalMoveError(f"{state.format_move(point)} is given twice")
+                state.board[point] = player + 1
+                state.moves.append(point)
+        if to_move not in (0, 1):
+            raise ValueError(f"the side to move is 0 (black) or 1 (white), not {to_move}")
+        state.setup_stones = len(state.moves)
+        state.to_move = to_move
+        state.key = state.compute_key()
+        winners: dict[Player, tuple[Move, ...]] = {}
+        for point in state.moves:
+            player = state.board[point] - 1
+            line = state._winning_line(point, player)
+            if line:
+                winners.setdefault(player, line)
+        if len(winners) == 2:
+            raise IllegalMoveError("both black and white have five in a row")
+        for player, line in winners.items():
+            state._outcome = Outcome(player, line)
+        if state._outcome is None and len(state.moves) == size * size:
+            state._outcome = Outcome(None)
+        return state
 
     def options(self) -> dict[str, object]:
         options: dict[str, object] = {}
@@ -166,7 +225,7 @@ class Gomoku(GameState):
             self._outcome = Outcome(None)
 
     def undo(self) -> Move:
-        if not self.moves:
+        if len(self.moves) <= self.setup_stones:
             raise IllegalMoveError("there is no move to take back")
         move = self.moves.pop()
         player = 1 - self.to_move
@@ -205,6 +264,7 @@ class Gomoku(GameState):
 
     def _copy_stones_into(self, clone: Self) -> None:
         clone.board = self.board.copy()
+        clone.setup_stones = self.setup_stones
 
     def compute_key(self) -> int:
         key = 0
