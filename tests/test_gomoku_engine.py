@@ -156,22 +156,35 @@ def transform(state: Gomoku, symmetry: int) -> Gomoku:
     return out
 
 
-VCF_POSITION = """
+def transform_point(size: int, point: int, symmetry: int) -> int:
+    """Where ``transform`` sends ``point``."""
+    x, y = point % size, point // size
+    for _ in range(symmetry % 4):
+        x, y = size - 1 - y, x
+    if symmetry >= 4:
+        x = size - 1 - x
+    return y * size + x
+
+
+#: Black to move wins by j8 (9,7) only: a four on row 8 (f8 g8 h8 . j8) and one on
+#: column j (j8 j7 j6 j5) at once; white closes the other ends. Checked by a brute-force
+#: search of continuous fours: no other first move wins within six attacker moves.
+DOUBLE_FOUR_POSITION = """
+O..............
+..............O
 ...............
 ...............
 ...............
 ...............
 ...............
-...............
-......X........
-.....OXXO......
-......O........
-.....X.........
-...............
-...............
+....OXXX.......
+.........X.....
+.........X.....
+.........X.....
+.........O.....
 ...............
 ...............
-...............
+O.............O
 """
 
 
@@ -181,18 +194,18 @@ def test_symmetries_give_the_same_counts_and_forced_wins(engine: GomokuEngine) -
     board = nb.new_board(15, Rule.STANDARD)
     nb.load(board, state)
     reference = board.counts.copy()
-    win = board_state(rows(VCF_POSITION), Rule.FREESTYLE)
-    win.board[win.point(4, 7)] = 1  # a four-three shape for black
-    win.moves = [p for p, s in enumerate(win.board) if s]
+    win = board_state(rows(DOUBLE_FOUR_POSITION), Rule.FREESTYLE, to_move=0)
     solved = engine.solve(win, depth=6)
+    assert solved is not None and solved.moves == 2
+    assert solved.line[0] == win.point(9, 7)
     for symmetry in range(8):
         image = transform(state, symmetry)
         nb.load(board, image)
         assert (board.counts == reference).all()
         found = engine.solve(transform(win, symmetry), depth=6)
-        assert (found is None) == (solved is None)
-        if found is not None and solved is not None:
-            assert found.moves == solved.moves
+        assert found is not None, symmetry
+        assert found.moves == solved.moves
+        assert found.line[0] == transform_point(15, win.point(9, 7), symmetry), symmetry
 
 
 def forbidden_cases() -> list[dict[str, Any]]:
