@@ -437,12 +437,13 @@ def test_yxboard_and_yxshowforbid_on_every_forbidden_point_set(
 
 
 @pytest.mark.skipif(not forbidden_cases(), reason="../shared/data/gomoku not found")
+@pytest.mark.parametrize("level", ["easy", default_level()])
 @pytest.mark.parametrize("case", forbidden_cases(), ids=case_id)
 def test_board_with_uneven_counts_lets_black_move_on_every_forbidden_point_set(
-    case: dict[str, Any],
+    case: dict[str, Any], level: str
 ) -> None:
-    c = Conversation()
-    c.say("INFO rule 4", "START 15", "INFO timeout_turn 100")
+    c = Conversation(level=level)
+    c.say("INFO rule 4", "START 15", "INFO timeout_turn 150")
     black = [f"{x},{y},1" for x, y in stones(case, "X")]
     white = [f"{x},{y},2" for x, y in stones(case, "O")]
     reply = c.answers("BOARD", *black, *white, "DONE")
