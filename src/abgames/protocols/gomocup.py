@@ -160,7 +160,7 @@ def parse_int(text: str, what: str, *, signed: bool = True) -> int:
     cleaned = text.strip(ASCII_SPACE)
     pattern = _SIGNED_NUMBER if signed else _UNSIGNED_NUMBER
     if not pattern.fullmatch(cleaned):
-        kind = "a whole number" if signed else "a whole number without a sign"
+        kind = "a whole number" if signed else "a whole number (digits 0-9 only)"
         raise ProtocolError(f"{what}: {quote(cleaned)} is not {kind}")
     if len(cleaned.lstrip("+-").lstrip("0")) > MAX_NUMBER_DIGITS:
         raise ProtocolError(f"{what}: a number of more than {MAX_NUMBER_DIGITS} digits")
@@ -417,9 +417,9 @@ class Brain:
             raise ProtocolError("there is no board yet: send START first")
         return self.state
 
-    def _point(self, text: str) -> Move:
+    def _point(self, text: str, command: str) -> Move:
         state = self._need_state()
-        x, y = parse_xy(text)
+        x, y = parse_xy(text, command)
         if not state.on_board(x, y):
             raise ProtocolError(f"{x},{y} is off the {state.size}x{state.size} board")
         return state.point(x, y)
@@ -477,7 +477,7 @@ class Brain:
 
     def _turn(self, argument: str) -> None:
         state = self._need_state()
-        point = self._point(argument)
+        point = self._point(argument, "TURN")
         reason = why_not_playable(state, point)
         if reason is not None:
             x, y = state.xy(point)
@@ -487,7 +487,7 @@ class Brain:
 
     def _takeback(self, argument: str) -> None:
         state = self._need_state()
-        point = self._point(argument)
+        point = self._point(argument, "TAKEBACK")
         x, y = state.xy(point)
         if state.last_move != point:
             raise ProtocolError(f"{x},{y} is not the last move played")
