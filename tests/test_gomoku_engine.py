@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,8 +19,9 @@ from abgames.ai.levels import make_player
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.games.renju import forbidden_kind
 from abgames.search.limit import Limit
+from conftest import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "gomoku"
+DATA = SHARED_DATA / "gomoku"
 
 
 def board_state(rows: list[str], rule: Rule = Rule.FREESTYLE, to_move: int = 0) -> Gomoku:
