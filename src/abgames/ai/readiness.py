@@ -106,7 +106,7 @@ KERNELS: dict[str, Kernels] = {
         "the Connect Four solver",
         frozenset({"perfect"}),
         ("connect4/kernel.py",),
-        20,
+        10,
         _prepare_connect4,
     ),
 }
