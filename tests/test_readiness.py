@@ -208,3 +208,40 @@ def test_making_a_gomoku_player_loads_no_kernels() -> None:
     assert result.returncode == 0, result.stderr
     loaded = result.stdout.strip()
     assert "board" not in loaded and "search" not in loaded and "engine" not in loaded, loaded
+
+
+def test_prepare_leaves_nothing_to_compile_for_any_engine_level_or_rule() -> None:
+    """After ``prepare`` no search of a Gomoku engine level compiles (or loads) a kernel
+    inside its clock: every kernel signature the searches use is there already."""
+    script = """
+from numba.core.registry import CPUDispatcher
+from abgames.ai import readiness
+from abgames.ai.gomoku import board, patterns, search
+from abgames.ai.levels import make_player
+from abgames.games.gomoku import Gomoku, Rule
+
+def compiled():
+    return {
+        (module.__name__, name, signature)
+        for module in (board, patterns, search)
+        for name, kernel in vars(module).items()
+        if isinstance(kernel, CPUDispatcher)
+        for signature in kernel.signatures
+    }
+
+readiness.prepare("gomoku", "hard")
+ready = compiled()
+for rule in Rule:
+    for level in ("medium", "hard", "max", "classic"):
+        state = Gomoku(13, rule)
+        for move in ("g7", "g8", "h7", "f9", "h8"):
+            state.play(state.parse_move(move))
+        for _ in make_player("gomoku", level).think_within(state, 0.1):
+            pass
+print(sorted(compiled() - ready))
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "[]"
