@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
+from abgames.ai.readiness import Progress, prepare
 from abgames.games import GAMES, Gomoku, IllegalMoveError, NotationError, Rule
 from abgames.match import HUMAN, MODES, Match, SaveFileError, new_state, seats_for
 from abgames.search.result import SearchResult
@@ -161,6 +162,26 @@ def _format_line(match: Match, line: tuple[int, ...]) -> list[str]:
     return [state.format_move(cell) for cell in line]
 
 
+def engine_notice(stream: TextIO) -> Callable[[Progress], None]:
+    """Shows ``prepare``'s progress on ``stream``: one ticking line on a terminal; else
+    the notice once and the end."""
+    tty = stream.isatty()
+    told = False
+
+    def show(progress: Progress) -> None:
+        nonlocal told
+        if tty:
+            stream.write(f"\r\033[Kabgames: {progress.message}" + ("\n" if progress.done else ""))
+        elif progress.done:
+            stream.write(f"abgames: {progress.message}\n")
+        elif not told:
+            stream.write(f"abgames: {progress.notice}…\n")
+        told = True
+        stream.flush()
+
+    return show
+
+
 class Session:
     """The prompt loop over one match."""
 
@@ -194,6 +215,7 @@ class Session:
         match = self.match
         name = match.state.player_names[match.state.to_move]
         try:
+            self.ready_engine(match.seat_to_move.level or DEFAULT_LEVEL[match.game])
             result = match.ai_move(on_progress=self.progress_reporter())
         except KeyboardInterrupt:
             match.stop_thinking()
@@ -204,6 +226,10 @@ class Session:
         played = match.state.format_move(result.move)
         self.console.say(f"{name} (AI) plays {played}: {format_result(match, result)}")
         self.show_board()
+
+    def ready_engine(self, level: str) -> None:
+        """Compile or load ``level``'s engine before its clock starts, telling on stderr."""
+        prepare(self.match.game, level, on_progress=engine_notice(sys.stderr))
 
     def progress_reporter(self) -> Callable[[SearchResult], None] | None:
         """On a terminal, a callback that shows each completed depth on one line."""
@@ -297,6 +323,7 @@ class Session:
             self.console.say("The game is over: there is nothing to hint.")
             return
         try:
+            self.ready_engine(DEFAULT_LEVEL[match.game])
             result = match.hint()
         except KeyboardInterrupt:
             match.stop_thinking()

@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import search as ks
+from abgames.ai.gomoku.settings import EngineSettings as EngineSettings
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.search.limit import Limit
 from abgames.search.result import SearchResult
@@ -44,31 +45,6 @@ SOLVER_TIME_SHARE = 0.15
 DEFENCE_TIME_SHARE = 0.2
 #: Kept back from every time budget for the work around the kernels.
 SAFETY_MARGIN_SECONDS = 0.03
-#: Share of the time left in the game one move may use.
-GAME_TIME_SHARE = 0.08
-DEFAULT_MAX_DEPTH = 64
-
-
-@dataclass(frozen=True)
-class EngineSettings:
-    """What a level switches on; depths of the solvers count attacker moves."""
-
-    beam: int = 14
-    threats: bool = True
-    leaf_vcf_depth: int = 4
-    leaf_vcf_nodes: int = 300
-    root_vcf_depth: int = 40
-    root_vcf_nodes: int = 300_000
-    root_vct_depth: int = 6
-    root_vct_nodes: int = 100_000
-    max_depth: int = DEFAULT_MAX_DEPTH
-    use_full_time: bool = False
-    #: Root defence check: the chosen move is refused if the opponent then wins by
-    #: VCT within ``defence_vct_depth`` (0: no check) and ``defence_nodes``; up to
-    #: ``defence_moves`` root moves are tried, best first.
-    defence_vct_depth: int = 6
-    defence_nodes: int = 30_000
-    defence_moves: int = 6
 
 
 @dataclass(frozen=True)
