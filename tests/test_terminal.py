@@ -248,3 +248,38 @@ def test_forbidden_outside_renju() -> None:
     result = run_abgames(["play", "gomoku", "--mode", "human-human"], "forbidden\nquit\n")
     assert_clean(result)
     assert "Only Renju forbids points; this game is freestyle." in result.stdout
+
+
+HUGE_NUMBER = "9" * 5000
+
+
+def test_digit_like_characters_and_huge_numbers_are_refused_in_every_notation() -> None:
+    # Only ASCII digits name a move: "²" made int() raise, "١" (Arabic-Indic one) was read.
+    lines = ["²", "١", "٤", HUGE_NUMBER, "quit"]
+    for game in ("tictactoe", "connect4"):
+        result = run_abgames(["play", game, "--mode", "human-human"], "\n".join(lines) + "\n")
+        assert_clean(result)
+        noun = "cell" if game == "tictactoe" else "column"
+        assert f"'²' is not a {noun}" in result.stdout
+        assert f"'١' is not a {noun}" in result.stdout
+        assert HUGE_NUMBER[:100] not in result.stdout  # cut, not echoed whole
+    gomoku = run_abgames(
+        ["play", "gomoku", "--mode", "human-human"],
+        f"{HUGE_NUMBER},1\n1,{HUGE_NUMBER}\n٤,4\nh８\nh8\nquit\n",
+    )
+    assert_clean(gomoku)
+    assert gomoku.stdout.count("is off the 15x15 board.") == 2
+    assert "'٤,4' is not a point" in gomoku.stdout
+    assert "'h８' is not a point" in gomoku.stdout
+    assert "Move 2: White (human) to move." in gomoku.stdout  # h8 was played
+
+
+def test_menu_refuses_digit_like_characters_and_huge_numbers() -> None:
+    result = run_abgames([], f"²\n{HUGE_NUMBER}\n３\n1\n2\nquit\n")
+    assert_clean(result)
+    assert result.stdout.count("Please choose one of") == 3
+    assert "Move 1: X (human) to move." in result.stdout
+    size = run_abgames([], f"3\n2\nfreestyle\n{HUGE_NUMBER}\n²\n9\nquit\n")
+    assert_clean(size)
+    assert size.stdout.count("Please type a whole number from 5 to 22") == 2
+    assert "a b c d e f g h i" in size.stdout

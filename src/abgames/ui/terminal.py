@@ -14,6 +14,7 @@ from typing import TextIO
 
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
 from abgames.games import GAMES, Gomoku, IllegalMoveError, NotationError, Rule
+from abgames.games.numbers import ascii_number
 from abgames.match import HUMAN, MODES, Match, SaveFileError, new_state, seats_for
 from abgames.search.result import SearchResult
 from abgames.search.score import describe
@@ -364,8 +365,9 @@ def choose(console: Console, question: str, options: list[str], default: str) ->
         answer = console.ask(f"{question} {listing} [{default}]: ").lower()
         if not answer:
             return default
-        if answer.isdigit() and 1 <= int(answer) <= len(options):
-            return options[int(answer) - 1]
+        number = ascii_number(answer)
+        if number is not None and 1 <= number <= len(options):
+            return options[number - 1]
         if answer in options:
             return answer
         console.say(f"Please choose one of: {', '.join(options)}.")
@@ -376,8 +378,9 @@ def ask_number(console: Console, question: str, low: int, high: int, default: in
         answer = console.ask(f"{question} ({low}..{high}) [{default}]: ")
         if not answer:
             return default
-        if answer.isdigit() and low <= int(answer) <= high:
-            return int(answer)
+        number = ascii_number(answer)
+        if number is not None and low <= number <= high:
+            return number
         console.say(f"Please type a whole number from {low} to {high}.")
 
 
