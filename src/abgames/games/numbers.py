@@ -14,7 +14,7 @@ ASCII_DIGITS = frozenset("0123456789")
 #: More significant digits than any board coordinate or menu choice can have.
 MAX_DIGITS = 9
 #: What ``ascii_number`` returns for a number of more than ``MAX_DIGITS`` digits.
-TOO_LARGE = 10**MAX_DIGITS
+TOO_LARGE: int = 10**MAX_DIGITS
 #: How much of a piece of user text an error message repeats.
 ECHO_LIMIT = 40
 #: What marks a cut in echoed text (ASCII, so any output encoding can print it).
