@@ -177,12 +177,15 @@ def test_corrupt_and_foreign_files_keep_the_current_game(tmp_path: Path) -> None
     corrupt.write_text('{"format": "abgames-game", "vers')
     foreign = tmp_path / "foreign.json"
     foreign.write_text(json.dumps({"name": "something else"}))
-    script = f"b2\nload {corrupt}\nload {foreign}\nb2\nquit\n"
+    listed = tmp_path / "listed.json"  # crashed the terminal: a list is not hashable
+    listed.write_text(json.dumps({"format": "abgames-game", "version": 1, "game": ["connect4"]}))
+    script = f"b2\nload {corrupt}\nload {foreign}\nload {listed}\nb2\nquit\n"
     result = run_abgames(["play", "tictactoe", "--mode", "human-human"], script)
     assert_clean(result)
     out = result.stdout
     assert "is not a saved game (bad JSON" in out and "the current game goes on." in out
     assert "this is not an abgames save file; the current game goes on." in out
+    assert 'game in the save file: ["connect4"] is not one of' in out
     assert "b2 is already taken." in out  # the game was kept
 
 
