@@ -286,3 +286,19 @@ def test_menu_refuses_digit_like_characters_and_huge_numbers() -> None:
     assert_clean(size)
     assert size.stdout.count("Please type a whole number from 5 to 22") == 2
     assert "a b c d e f g h i" in size.stdout
+
+
+def test_lines_that_are_not_utf8_are_reported_and_skipped() -> None:
+    # Under a strict UTF-8 locale the byte 0xff raised UnicodeDecodeError.
+    result = subprocess.run(
+        [sys.executable, "-m", "abgames", "play", "tictactoe", "--mode", "human-human"],
+        input=b"\xff\nb\xe92\nb2\nquit\n",
+        capture_output=True,
+        timeout=300,
+        env={**ENV, "PYTHONIOENCODING": "utf-8:strict"},
+    )
+    out, err = result.stdout.decode(), result.stderr.decode()
+    assert "Traceback" not in out + err and result.returncode == 0, err
+    assert "Input line 1 is not utf-8 text; it was skipped." in out
+    assert "Input line 2 is not utf-8 text; it was skipped." in out
+    assert "Move 2: O (human) to move." in out  # b2 on line 3 was played

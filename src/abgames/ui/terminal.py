@@ -6,7 +6,9 @@ Ctrl-C leave cleanly. Nothing here knows the rules: moves go through ``Match``.
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,6 +43,9 @@ MOVE_EXAMPLES = {
     "gomoku": "h8, or 7,7 as x,y",
 }
 
+#: Lone surrogates: bytes that did not decode (``surrogateescape``).
+_UNDECODABLE = re.compile("[\udc80-\udcff]")
+
 RED = "\033[31m"
 YELLOW = "\033[33m"
 BOLD = "\033[1m"
@@ -53,11 +58,25 @@ class Quit(Exception):
 
 @dataclass
 class Console:
-    """Where the session reads and writes; ``colour`` adds ANSI colours to the board."""
+    """Where the session reads and writes; ``colour`` adds ANSI colours to the board.
+
+    A line of input that is not text in the input's encoding (say a byte 0xff
+    under UTF-8) is reported by its number and skipped; output that the
+    output's encoding cannot show is written as backslash escapes.
+    """
 
     input: TextIO
     output: TextIO
     colour: bool = False
+    lines_read: int = 0
+
+    def __post_init__(self) -> None:
+        # Undecodable bytes become lone surrogates (found in ``ask``) instead of an
+        # exception that leaves the decoder's state unknown.
+        if isinstance(self.input, io.TextIOWrapper):
+            self.input.reconfigure(errors="surrogateescape")
+        if isinstance(self.output, io.TextIOWrapper):
+            self.output.reconfigure(errors="backslashreplace")
 
     def say(self, text: str = "") -> None:
         self.output.write(text + "\n")
@@ -65,17 +84,22 @@ class Console:
 
     def ask(self, prompt: str) -> str:
         """A line of input; ``Quit`` on end of input or Ctrl-C."""
-        try:
-            self.output.write(prompt)
-            self.output.flush()
-            line = self.input.readline()
-        except KeyboardInterrupt:
-            self.say()
-            raise Quit from None
-        if not line:
-            self.say()
-            raise Quit
-        return line.strip()
+        while True:
+            try:
+                self.output.write(prompt)
+                self.output.flush()
+                line = self.input.readline()
+            except KeyboardInterrupt:
+                self.say()
+                raise Quit from None
+            if not line:
+                self.say()
+                raise Quit
+            self.lines_read += 1
+            if not _UNDECODABLE.search(line):
+                return line.strip()
+            encoding = getattr(self.input, "encoding", None) or "the input's encoding"
+            self.say(f"Input line {self.lines_read} is not {encoding} text; it was skipped.")
 
 
 def wants_colour(stream: TextIO) -> bool:
