@@ -302,3 +302,17 @@ def test_lines_that_are_not_utf8_are_reported_and_skipped() -> None:
     assert "Input line 1 is not utf-8 text; it was skipped." in out
     assert "Input line 2 is not utf-8 text; it was skipped." in out
     assert "Move 2: O (human) to move." in out  # b2 on line 3 was played
+
+
+def test_why_after_a_solved_search_lists_solved_scores_only() -> None:
+    # a1 b2 c1 b1 a2: the AI's b3 wins at once; the search stopped there, so the other
+    # moves' scores were evaluations ("a3 +10, c3 +1, c2 draw"), shown as if solved.
+    result = run_abgames(["play", "tictactoe", "--level", "perfect"], "a1\nc1\na2\nwhy\nquit\n")
+    assert_clean(result)
+    assert "O (AI) plays b3" in result.stdout
+    candidates = next(
+        line for line in result.stdout.splitlines() if line.startswith("Best candidates")
+    )
+    assert candidates == (
+        "Best candidates: b3 wins in 1 move (3 other moves were not searched to the end)"
+    )

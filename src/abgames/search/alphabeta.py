@@ -180,8 +180,10 @@ class AlphaBeta:
         best_move = moves[0]
         best_pv: list[Move] = [best_move]
         root_scores: dict[Move, int] = {}
+        heuristic: set[Move] = set()
         self._partial = {}
         for move in moves:
+            horizon_before_move = self._horizon_leaves
             state.play(move)
             if self.options.exact_root:
                 score = -self._negamax(state, depth - 1, -INFINITY, INFINITY, 1)
@@ -189,6 +191,8 @@ class AlphaBeta:
                 score = -self._negamax(state, depth - 1, -INFINITY, -alpha, 1)
             state.undo()
             root_scores[move] = score
+            if self._horizon_leaves != horizon_before_move and not scores.is_decisive(score):
+                heuristic.add(move)
             self._partial[move] = score
             if score > alpha:
                 alpha = score
@@ -216,6 +220,7 @@ class AlphaBeta:
             pv=tuple(best_pv),
             root_scores=root_scores,
             root_scores_exact=self.options.exact_root,
+            heuristic_moves=frozenset(heuristic),
             cutoffs=self.cutoffs,
             tt_hits=self.tt_hits,
             solved=solved,

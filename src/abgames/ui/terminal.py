@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
-from abgames.games import GAMES, Gomoku, IllegalMoveError, NotationError, Rule
+from abgames.games import GAMES, GameState, Gomoku, IllegalMoveError, NotationError, Rule
 from abgames.games.numbers import ascii_number
 from abgames.match import HUMAN, MODES, Match, SaveFileError, new_state, seats_for
 from abgames.search.result import SearchResult
@@ -153,13 +153,26 @@ def explain(match: Match) -> str:
                 break
         lines.append("Expected line: " + " ".join(words))
         if result.root_scores:
-            kind = "" if result.root_scores_exact else " (others are upper bounds)"
-            ranked = ", ".join(
-                f"{state.format_move(m)} {describe(s, solved=result.solved)}"
-                for m, s in result.best_candidates(WHY_CANDIDATES)
-            )
-            lines.append(f"Best candidates{kind}: {ranked}")
+            lines.append(_candidates_line(state, result))
     return "\n".join(lines)
+
+
+def _candidates_line(state: GameState, result: SearchResult) -> str:
+    """``Best candidates: b2 draw, ...``; a solved search lists solved scores only."""
+    kind = "" if result.root_scores_exact else " (others are upper bounds)"
+    if result.solved:
+        candidates = result.solved_candidates(WHY_CANDIDATES)
+    else:
+        candidates = result.best_candidates(WHY_CANDIDATES)
+    ranked = ", ".join(
+        f"{state.format_move(m)} {describe(s, solved=result.solved)}" for m, s in candidates
+    )
+    line = f"Best candidates{kind}: {ranked}"
+    unsolved = len(result.heuristic_moves) if result.solved else 0
+    if unsolved:
+        moves = "move was" if unsolved == 1 else "moves were"
+        line += f" ({unsolved} other {moves} not searched to the end)"
+    return line
 
 
 def status_line(match: Match) -> str:
