@@ -235,3 +235,15 @@ def test_easy_misses_a_block_that_perfect_makes() -> None:
     state = TicTacToe.from_notation("a1 b2 b1")  # X threatens c1
     assert make_player("perfect").choose(state).move == state.parse_move("c1")
     assert make_player("easy").choose(state).depth == 1
+
+
+def test_render_puts_each_column_letter_above_its_cells() -> None:
+    lines = TicTacToe.from_notation("a1 b2 c3").render(last_move=False).splitlines()
+    header, rows = lines[0], lines[1:]
+    for letter in "abc":
+        assert {row[header.index(letter)] for row in rows} <= {"X", "O", "."}, letter
+    assert [row[header.index(letter)] for row, letter in zip(rows, "abc", strict=True)] == [
+        "X",
+        "O",
+        "X",
+    ]

@@ -141,7 +141,7 @@ class TicTacToe(GameState):
         outcome = self._outcome
         highlight = set(outcome.line) if (win_line and outcome) else set()
         last = self.last_move if last_move else None
-        rows = ["    " + "   ".join(COLUMN_LETTERS)]
+        rows = ["   " + "   ".join(COLUMN_LETTERS)]
         for row in range(SIZE):
             parts = []
             for col in range(SIZE):
