@@ -316,3 +316,40 @@ def test_why_after_a_solved_search_lists_solved_scores_only() -> None:
     assert candidates == (
         "Best candidates: b3 wins in 1 move (3 other moves were not searched to the end)"
     )
+
+
+def test_undo_takes_a_number_of_turns_and_commands_refuse_extra_words() -> None:
+    script = "a1\nb1\na2\nb2\nundo undo\nundo 2\nundo 5\nundo\nhelp me\nquit now\nb2\nquit\n"
+    result = run_abgames(["play", "tictactoe", "--mode", "human-human"], script)
+    assert_clean(result)
+    out = result.stdout
+    assert "undo takes a number of turns, like undo 2, not 'undo'." in out
+    assert "Took back a2 b2." in out and "Took back a1 b1." in out
+    assert "there is no move to take back." in out
+    assert "help takes nothing after it ('me'): type help alone." in out
+    assert "quit takes nothing after it ('now'): type quit alone." in out
+    assert "Move 2: O (human) to move." in out.split("quit takes nothing")[1]  # b2 played
+
+
+def test_a_huge_bad_line_is_echoed_cut_short() -> None:
+    line = "z" * 100_000
+    for game in ("tictactoe", "connect4", "gomoku"):
+        result = run_abgames(["play", game, "--mode", "human-human"], f"{line}\nquit\n")
+        assert_clean(result)
+        assert "z" * 37 + "..." in result.stdout
+        assert max(len(out_line) for out_line in result.stdout.splitlines()) < 200
+
+
+def test_gui_asked_for_without_a_display_says_why() -> None:
+    env = {k: v for k, v in ENV.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    result = subprocess.run(
+        [sys.executable, "-m", "abgames"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**env, "ABGAMES_UI": "gui"},
+    )
+    assert_clean(result)
+    assert "ABGAMES_UI=gui, but" in result.stderr and "using the terminal" in result.stderr
+    assert "Game?" in result.stdout

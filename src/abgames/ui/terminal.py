@@ -15,11 +15,20 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
-from abgames.games import GAMES, GameState, Gomoku, IllegalMoveError, NotationError, Rule
-from abgames.games.numbers import ascii_number
+from abgames.games import (
+    GAMES,
+    GameState,
+    Gomoku,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Rule,
+)
+from abgames.games.numbers import ascii_number, clip
 from abgames.match import HUMAN, MODES, Match, SaveFileError, new_state, seats_for
 from abgames.search.result import SearchResult
 from abgames.search.score import describe
+from abgames.ui.typing_hold import held_typing
 
 #: How many candidate moves ``why`` lists.
 WHY_CANDIDATES = 5
@@ -27,7 +36,7 @@ WHY_CANDIDATES = 5
 HELP_TEXT = """\
 Commands:
   <move>       play a move ({example})
-  undo         take back your last move (and the AI's reply)
+  undo [N]     take back your last move (and the AI's reply); N turns with a number
   hint         suggest a move, with its score
   why          explain the AI's last move: depth, nodes, time, score, line, candidates
   forbidden    list black's forbidden points (Renju)
@@ -42,6 +51,12 @@ MOVE_EXAMPLES = {
     "connect4": "a column number, like 4",
     "gomoku": "h8, or 7,7 as x,y",
 }
+
+#: The commands that read what follows them; the others refuse extra words.
+COMMANDS_WITH_ARGUMENT = frozenset({"save", "load", "undo"})
+
+#: Said when keys typed during a search were thrown away (see ``held_typing``).
+TYPED_WHILE_THINKING = "(What you typed while the AI was thinking was ignored.)"
 
 #: Lone surrogates: bytes that did not decode (``surrogateescape``).
 _UNDECODABLE = re.compile("[\udc80-\udcff]")
@@ -232,12 +247,15 @@ class Session:
         match = self.match
         name = match.state.player_names[match.state.to_move]
         try:
-            result = match.ai_move(on_progress=self.progress_reporter())
+            with held_typing(self.console.input) as held:
+                result = match.ai_move(on_progress=self.progress_reporter())
         except KeyboardInterrupt:
             match.stop_thinking()
             self.console.say()
             raise Quit from None
         self.clear_progress()
+        if held.discarded:
+            self.console.say(TYPED_WHILE_THINKING)
         assert result.move is not None
         played = match.state.format_move(result.move)
         self.console.say(f"{name} (AI) plays {played}: {format_result(match, result)}")
@@ -289,7 +307,13 @@ class Session:
             "forbidden": self.cmd_forbidden,
         }.get(command)
         if handler is not None:
-            handler(argument.strip())
+            argument = argument.strip()
+            if argument and command not in COMMANDS_WITH_ARGUMENT:
+                self.console.say(
+                    f"{command} takes nothing after it ({clip(argument)!r}): type {command} alone."
+                )
+                return
+            handler(argument)
             return
         self.human_move(text)
 
@@ -313,12 +337,20 @@ class Session:
     def cmd_help(self, _: str) -> None:
         self.console.say(HELP_TEXT.format(example=MOVE_EXAMPLES[self.match.game]))
 
-    def cmd_undo(self, _: str) -> None:
-        try:
-            taken = self.match.undo()
-        except IllegalMoveError as error:
-            self.console.say(f"{error}.")
+    def cmd_undo(self, argument: str) -> None:
+        """``undo`` takes back one turn, ``undo N`` N turns (as many as there are)."""
+        turns = ascii_number(argument) if argument else 1
+        if turns is None or turns < 1:
+            self.console.say(f"undo takes a number of turns, like undo 2, not {clip(argument)!r}.")
             return
+        taken: list[Move] = []
+        try:
+            for _ in range(turns):
+                taken.extend(self.match.undo())
+        except IllegalMoveError as error:
+            if not taken:
+                self.console.say(f"{error}.")
+                return
         state = self.match.state
         # Moves come back most recent first; name them in the order they were played.
         words = []
@@ -335,11 +367,14 @@ class Session:
             self.console.say("The game is over: there is nothing to hint.")
             return
         try:
-            result = match.hint()
+            with held_typing(self.console.input) as held:
+                result = match.hint()
         except KeyboardInterrupt:
             match.stop_thinking()
             self.console.say("Hint stopped.")
             return
+        if held.discarded:
+            self.console.say(TYPED_WHILE_THINKING)
         assert result.move is not None
         self.console.say(
             f"Hint: {match.state.format_move(result.move)} ({format_result(match, result)})"
