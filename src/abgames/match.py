@@ -288,7 +288,9 @@ class Match:
         try:
             _write_atomically(Path(os.path.realpath(target)), text.encode("utf-8"))
         except OSError as error:
-            raise SaveFileError(f"cannot save to {target}: {error.strerror or error}") from None
+            raise SaveFileError(
+                f"cannot save to {_shown_path(target)}: {error.strerror or error}"
+            ) from None
         return target
 
     @classmethod
@@ -299,36 +301,41 @@ class Match:
         file over ``MAX_SAVE_BYTES`` is refused unread.
         """
         source = Path(path)
+        shown = _shown_path(source)
         try:
             with open(source, "rb") as handle:
                 data = handle.read(MAX_SAVE_BYTES + 1)
         except FileNotFoundError:
-            raise SaveFileError(f"there is no file {source}") from None
-        except (OSError, ValueError) as error:  # ValueError: a NUL in the name
-            raise SaveFileError(f"cannot read {source}: {error}") from None
+            raise SaveFileError(f"there is no file {shown}") from None
+        except OSError as error:
+            raise SaveFileError(f"cannot read {shown}: {error.strerror or error}") from None
+        except ValueError as error:  # a NUL in the name
+            raise SaveFileError(f"cannot read {shown}: {error}") from None
         if len(data) > MAX_SAVE_BYTES:
             raise SaveFileError(
-                f"{source} is not a saved game (over {MAX_SAVE_BYTES:,} bytes; "
+                f"{shown} is not a saved game (over {MAX_SAVE_BYTES:,} bytes; "
                 "a saved game is a few kilobytes)"
             )
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise SaveFileError(f"cannot read {source}: {error}") from None
+            raise SaveFileError(f"cannot read {shown}: {error}") from None
         try:
             record = json.loads(text)
         except json.JSONDecodeError as error:
-            raise SaveFileError(f"{source} is not a saved game (bad JSON: {error.msg})") from None
+            raise SaveFileError(f"{shown} is not a saved game (bad JSON: {error.msg})") from None
         except RecursionError:
-            raise SaveFileError(f"{source} is not a saved game (nested too deeply)") from None
+            raise SaveFileError(f"{shown} is not a saved game (nested too deeply)") from None
         except ValueError as error:  # a number of more than 4300 digits
-            raise SaveFileError(f"{source} is not a saved game ({error})") from None
+            raise SaveFileError(f"{shown} is not a saved game ({error})") from None
         return cls.from_record(record, seed=seed)
 
 
 # --- save files ----------------------------------------------------------------------
 #: The largest save file ``load`` reads: the longest game (22x22 Gomoku) takes ~6 KB.
 MAX_SAVE_BYTES = 1_000_000
+#: How much of a file name an error message repeats.
+PATH_ECHO_LIMIT = 200
 #: The options each game's save file may hold, with their JSON types.
 SAVED_OPTIONS: dict[str, dict[str, type]] = {
     "tictactoe": {},
@@ -356,6 +363,11 @@ def _shown(value: object) -> str:
         return clip(json.dumps(value))
     except (ValueError, RecursionError):
         return "an unreadable value"
+
+
+def _shown_path(path: Path) -> str:
+    """A file name as an error message shows it: cut short if it is absurdly long."""
+    return clip(str(path), PATH_ECHO_LIMIT)
 
 
 def _is_type(value: object, kind: type) -> bool:
