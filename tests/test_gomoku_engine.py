@@ -343,3 +343,42 @@ def test_think_within_keeps_to_its_budget() -> None:
         assert time.perf_counter() - start < 1.0  # 0.3 s and the work around the kernels
         assert results and results[-1].move is not None
         assert state.why_illegal(results[-1].move) is None
+
+
+#: After black's h8, the four points two steps away diagonally are one symmetry class.
+DIAGONAL_TWO = {"f6", "f10", "j6", "j10"}
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "max"])
+def test_the_seed_varies_the_engine_choice_among_equally_good_moves(level: str) -> None:
+    from abgames.ai.gomoku.player import LEVEL_SETTINGS
+
+    settings, _ = LEVEL_SETTINGS[level]
+    state = Gomoku.from_notation("h8")
+
+    def choice(seed: int | None) -> str:
+        result = list(GomokuEngine(settings, seed).search(state, Limit(depth=4)))[-1]
+        assert result.move is not None
+        return state.format_move(result.move)
+
+    plain = choice(None)
+    assert choice(None) == plain  # deterministic without a seed
+    seeded = [choice(seed) for seed in range(8)]
+    assert seeded == [choice(seed) for seed in range(8)]  # reproducible with one
+    assert plain in DIAGONAL_TWO and set(seeded) <= DIAGONAL_TWO
+    assert len(set(seeded)) >= 2
+
+
+def test_the_seed_reaches_the_classic_and_easy_players() -> None:
+    state = Gomoku.from_notation("h8")
+    classic = {
+        state.format_move(make_player("gomoku", "classic", s).choose(state).move or 0)
+        for s in range(6)
+    }
+    assert classic <= DIAGONAL_TWO and len(classic) >= 2
+    # easy searches one ply without exact root scores: ties are checked before the draw.
+    easy = make_player("gomoku", "easy")
+    plain = easy.choose(state)
+    seeded = [make_player("gomoku", "easy", s).choose(state) for s in range(6)]
+    assert len({r.move for r in seeded}) >= 2
+    assert {r.score for r in seeded} == {plain.score}

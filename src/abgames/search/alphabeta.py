@@ -198,8 +198,12 @@ class AlphaBeta:
                 alpha = score
                 best_move = move
                 best_pv = [move, *self._pv.get(1, [])]
-        if self.options.seed is not None and self.options.exact_root:
+        if self.options.seed is not None:
             equals = [m for m in moves if root_scores[m] == alpha]
+            if not self.options.exact_root:  # a tie may be an upper bound: check it
+                equals = [
+                    m for m in equals if m == best_move or self._scores(state, m, depth, alpha)
+                ]
             best_move = self._rng.choice(equals)
             if best_move != best_pv[0]:
                 best_pv = [best_move]
@@ -225,6 +229,13 @@ class AlphaBeta:
             tt_hits=self.tt_hits,
             solved=solved,
         )
+
+    def _scores(self, state: GameState, move: Move, depth: int, score: int) -> bool:
+        """Whether root ``move`` scores exactly ``score`` (a narrow-window search)."""
+        state.play(move)
+        found = -self._negamax(state, depth - 1, -(score + 1), -(score - 1), 1)
+        state.undo()  # (an abort unwinds through ``search``, which restores the state)
+        return found == score
 
     def _extend_from_table(self, state: GameState, pv: list[Move], depth: int) -> list[Move]:
         """``pv`` lengthened with the table's best moves where cut-offs left it short."""

@@ -74,9 +74,11 @@ ENGINE_LEVELS = tuple(LEVEL_SETTINGS)
 class GomokuPlayer(AIPlayer):
     """A level of the numba engine; ``game_time_left`` (seconds) caps each move's time."""
 
-    def __init__(self, level: str, settings: EngineSettings, limit: Limit) -> None:
+    def __init__(
+        self, level: str, settings: EngineSettings, limit: Limit, seed: int | None = None
+    ) -> None:
         self.level = level
-        self.engine = GomokuEngine(settings)
+        self.engine = GomokuEngine(settings, seed)
         self.limit = limit
         self.game_time_left: float | None = None
 
@@ -107,8 +109,12 @@ class GomokuPlayer(AIPlayer):
 
 
 def make_player(level: str, seed: int | None = None) -> AIPlayer:
-    """The player for ``level`` (easy, medium, hard, max or classic)."""
+    """The player for ``level`` (easy, medium, hard, max or classic).
+
+    ``seed`` varies the choice among equally good moves (reproducibly); without it
+    every level is deterministic.
+    """
     if level == "easy":
         return starter.make_player("easy", seed)
     settings, limit = LEVEL_SETTINGS[level]
-    return GomokuPlayer(level, settings, limit)
+    return GomokuPlayer(level, settings, limit, seed)
