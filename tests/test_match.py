@@ -263,7 +263,10 @@ def saved(**fields: object) -> str:
         (saved(levels=[None, [1]]), r"levels\[1\] in the save file: \[1\] is not a level"),
         (saved(game=["connect4"]), r'game in the save file: \["connect4"\] is not one of'),
         ("[" * 200_000 + "]" * 200_000, "not a saved game .nested too deeply."),
-        (saved().replace('"version": 1', '"version": ' + "9" * 5000), "not a saved game"),
+        (
+            saved().replace('"version": 1', '"version": ' + "9" * 5000),
+            "not a saved game .a number in it is too long.",
+        ),
         (saved(version=True), "version true is not supported"),
         (saved(options={"colour": "red"}), r"options.colour in the save file: connect4 has no"),
         (

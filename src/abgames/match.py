@@ -326,8 +326,10 @@ class Match:
             raise SaveFileError(f"{shown} is not a saved game (bad JSON: {error.msg})") from None
         except RecursionError:
             raise SaveFileError(f"{shown} is not a saved game (nested too deeply)") from None
-        except ValueError as error:  # a number of more than 4300 digits
-            raise SaveFileError(f"{shown} is not a saved game ({error})") from None
+        except ValueError:  # int() refuses more than 4300 digits
+            raise SaveFileError(
+                f"{shown} is not a saved game (a number in it is too long)"
+            ) from None
         return cls.from_record(record, seed=seed)
 
 
