@@ -371,14 +371,16 @@ def test_the_seed_varies_the_engine_choice_among_equally_good_moves(level: str) 
 
 def test_the_seed_reaches_the_classic_and_easy_players() -> None:
     state = Gomoku.from_notation("h8")
-    classic = {
-        state.format_move(make_player("gomoku", "classic", s).choose(state).move or 0)
-        for s in range(6)
-    }
+
+    def classic_choice(seed: int) -> str:
+        move = make_player("gomoku", "classic", seed).choose(state).move
+        assert move is not None
+        return state.format_move(move)
+
+    classic = {classic_choice(seed) for seed in range(6)}
     assert classic <= DIAGONAL_TWO and len(classic) >= 2
     # easy searches one ply without exact root scores: ties are checked before the draw.
-    easy = make_player("gomoku", "easy")
-    plain = easy.choose(state)
-    seeded = [make_player("gomoku", "easy", s).choose(state) for s in range(6)]
-    assert len({r.move for r in seeded}) >= 2
-    assert {r.score for r in seeded} == {plain.score}
+    plain = make_player("gomoku", "easy").choose(state)
+    seeded = [make_player("gomoku", "easy", seed).choose(state) for seed in range(6)]
+    assert len({result.move for result in seeded}) >= 2
+    assert {result.score for result in seeded} == {plain.score}

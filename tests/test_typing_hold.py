@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import os
 import sys
-import threading
 import time
 from collections.abc import Iterator
 
@@ -83,14 +82,18 @@ def test_pipes_are_left_alone() -> None:
         os.close(write_end)
 
 
-class SlowPlayer(AIPlayer):
-    """Thinks for half a second, then plays the first legal move."""
+class TypedAtPlayer(AIPlayer):
+    """A player during whose thinking a key is typed on the terminal ``master``."""
 
-    level = "slow"
+    level = "typed-at"
+
+    def __init__(self, master: int) -> None:
+        self.master = master
 
     def think(self, state: GameState) -> Iterator[SearchResult]:
-        time.sleep(0.5)
-        yield SearchResult(move=state.legal_moves()[0], score=0, depth=1, nodes=1, elapsed=0.5)
+        os.write(self.master, b"4")  # the person types while the AI thinks
+        time.sleep(0.2)  # the terminal would echo it now
+        yield SearchResult(move=state.legal_moves()[0], score=0, depth=1, nodes=1, elapsed=0.2)
 
     def stop(self) -> None:
         pass
@@ -103,17 +106,15 @@ def test_a_terminal_session_holds_back_typing_during_the_ai_turn() -> None:
     try:
         match = Match(
             ConnectFour(),
-            seats_for("human-ai", AI, "slow"),
-            player_factory=lambda game, level, seed: SlowPlayer(),
+            seats_for("human-ai", AI, "typed-at"),
+            player_factory=lambda game, level, seed: TypedAtPlayer(master),
         )
         output = io.StringIO()
         session = Session(match, Console(os.fdopen(slave, "r", closefd=False), output))
-        typist = threading.Timer(0.2, os.write, (master, b"4"))
-        typist.start()
         session.ai_turn()
-        typist.join()
-        assert read_available(master) == b""  # not echoed
+        assert read_available(master) == b""  # not echoed over the progress line
         assert TYPED_WHILE_THINKING in output.getvalue()
+        assert match.state.ply == 1
     finally:
         os.close(master)
         os.close(slave)
