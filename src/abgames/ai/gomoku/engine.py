@@ -62,8 +62,11 @@ class SolverResult:
 class GomokuEngine:
     """One engine, many searches; tables persist between searches of one board shape."""
 
-    def __init__(self, settings: EngineSettings | None = None) -> None:
+    def __init__(self, settings: EngineSettings | None = None, seed: int | None = None) -> None:
         self.settings = settings or EngineSettings()
+        #: With a seed, equally scored root moves are reordered at random (reproducibly)
+        #: between iterations, so the choice among equally good moves varies with it.
+        self._rng = None if seed is None else np.random.default_rng(seed)
         self._shape: tuple[int, Rule] | None = None
         self.board: nb.Board | None = None
         self.tables: ks.Tables | None = None
@@ -260,6 +263,20 @@ class GomokuEngine:
             return
         yield from self._deepen(board, tables, root[:count].copy(), limit, start, budget)
 
+    def _ranking(self, scores: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
+        """The root order for the next iteration: best score first.
+
+        Without a seed, equal scores keep their order (the search is deterministic).
+        With one, they come in a random order: PVS keeps the first of equally good
+        moves (a later one must score strictly higher), so the move chosen is one of
+        the equally good ones, picked by the seed. A worse move whose bound ties the
+        best may come first too; it is searched with the full window and beaten.
+        """
+        if self._rng is None:
+            return np.argsort(-scores, kind="stable")
+        shuffled = self._rng.permutation(scores.shape[0])
+        return shuffled[np.argsort(-scores[shuffled], kind="stable")]
+
     def _deepen(
         self,
         board: nb.Board,
@@ -314,7 +331,7 @@ class GomokuEngine:
                 root_scores=root_scores,
             )
             yield last
-            order = np.argsort(-scores, kind="stable")
+            order = self._ranking(scores)
             root = root[order]
             ranked_scores = scores[order]
             if abs(last.score) >= WIN - 1000:

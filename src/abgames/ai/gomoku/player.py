@@ -83,9 +83,12 @@ ENGINE_LEVELS = tuple(LEVEL_SETTINGS)
 class GomokuPlayer(AIPlayer):
     """A level of the numba engine; ``game_time_left`` (seconds) caps each move's time."""
 
-    def __init__(self, level: str, settings: EngineSettings, limit: Limit) -> None:
+    def __init__(
+        self, level: str, settings: EngineSettings, limit: Limit, seed: int | None = None
+    ) -> None:
         self.level = level
         self.settings = settings
+        self.seed = seed
         self.limit = limit
         self.game_time_left: float | None = None
         self._engine: GomokuEngine | None = None
@@ -96,7 +99,7 @@ class GomokuPlayer(AIPlayer):
         if self._engine is None:
             from abgames.ai.gomoku.engine import GomokuEngine
 
-            self._engine = GomokuEngine(self.settings)
+            self._engine = GomokuEngine(self.settings, self.seed)
         return self._engine
 
     def move_limit(self) -> Limit:
@@ -127,11 +130,15 @@ class GomokuPlayer(AIPlayer):
 
 
 def make_player(level: str, seed: int | None = None) -> AIPlayer:
-    """The player for ``level`` (easy, medium, hard, max or classic)."""
+    """The player for ``level`` (easy, medium, hard, max or classic).
+
+    ``seed`` varies the choice among equally good moves (reproducibly); without it
+    every level is deterministic.
+    """
     if level == "easy":
         return starter.make_player("easy", seed)
     settings, limit = LEVEL_SETTINGS[level]
-    return GomokuPlayer(level, settings, limit)
+    return GomokuPlayer(level, settings, limit, seed)
 
 
 #: The position ``prepare`` searches: small, with stones of both sides near each other.
