@@ -22,7 +22,7 @@ from abgames.arena.judge import FORBIDDEN_MOVE, GameRecord, GameTask, _Game, che
 from abgames.arena.openings import load_offset_openings, parse_offset_line, random_openings
 from abgames.arena.records import RecordWriter, read_records, to_sgf
 from abgames.arena.runner import ArenaSettings, format_table, run_arena
-from abgames.arena.stats import Sprt, Tally, elo_from_score
+from abgames.arena.stats import Sprt, Tally, describe_elo, elo_from_score
 from abgames.cli import main
 from abgames.games.base import GameState, Move
 from abgames.games.gomoku import Gomoku
@@ -67,12 +67,43 @@ def test_engine_specs() -> None:
         ("level=easy,depth=3", "gomoku", "unknown key"),
         ("level=easy,time=fast", "gomoku", "not a number"),
         ("cmd=/bin/x", "connect4", "Gomoku only"),
-        ("level=easy,turn_ms=-5", "tictactoe", "cannot be negative"),
+        ("level=easy,turn_ms=-5", "tictactoe", "a time limit is 0..86400000 ms"),
+        ("level=easy,time=inf", "gomoku", "'inf' is not a time limit: give 0..86400 seconds"),
+        ("level=easy,time=-inf", "gomoku", "is not a time limit"),
+        ("level=easy,time=nan", "gomoku", "is not a time limit"),
+        ("level=easy,time=1e400", "gomoku", "is not a time limit"),
+        ("level=easy,time=-0.5", "gomoku", "is not a time limit"),
+        ("level=easy,time=86401", "gomoku", "is not a time limit"),
+        ("level=easy,turn_ms=99999999999999999999", "gomoku", "the turn limit is"),
+        ("cmd=/bin/x,match_ms=1e9", "gomoku", "match_ms='1e9' is not a whole number"),
+        ("cmd=/bin/x,match_ms=86400001", "gomoku", "the match limit is 86400001 ms"),
     ],
 )
 def test_bad_engine_specs(text: str, game: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         parse_engine_spec(text, game=game, turn_ms=1000)
+
+
+def test_time_limits_from_the_command_line_are_checked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for option in ("--turn-ms", "--match-ms", "--tolerance-ms"):
+        engines = ["--engine", "level=easy", "--engine", "level=easy,name=b"]
+        args = ["arena", "tictactoe", *engines, option, "99999999999999999999"]
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"abgames arena: {option} is 99999999999999999999 ms"), err
+
+
+def test_elo_is_not_available_until_both_engines_have_scored() -> None:
+    assert describe_elo(Tally()) == "n/a"
+    assert describe_elo(Tally(1, 0, 0)) == "n/a"  # was "+inf [+inf, +inf]"
+    assert describe_elo(Tally(0, 0, 3)) == "n/a"
+    assert describe_elo(Tally(0, 1, 0)) == "0 [n/a, n/a]"  # no spread yet: no interval
+    assert describe_elo(Tally(1, 0, 1)) == "0 [n/a, n/a]"  # the interval reaches 0 % and 100 %
+    assert describe_elo(Tally(3, 2, 0)) == "+241 [+60, n/a]"
+    assert describe_elo(Tally(30, 40, 30)) == "0 [-53, +53]"
+    assert "inf" not in describe_elo(Tally(9, 1, 0))
 
 
 # --- statistics -----------------------------------------------------------------

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,8 +19,9 @@ from abgames.ai.levels import make_player
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.games.renju import forbidden_kind
 from abgames.search.limit import Limit
+from conftest import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "gomoku"
+DATA = SHARED_DATA / "gomoku"
 
 
 def board_state(rows: list[str], rule: Rule = Rule.FREESTYLE, to_move: int = 0) -> Gomoku:
@@ -156,22 +156,35 @@ def transform(state: Gomoku, symmetry: int) -> Gomoku:
     return out
 
 
-VCF_POSITION = """
+def transform_point(size: int, point: int, symmetry: int) -> int:
+    """Where ``transform`` sends ``point``."""
+    x, y = point % size, point // size
+    for _ in range(symmetry % 4):
+        x, y = size - 1 - y, x
+    if symmetry >= 4:
+        x = size - 1 - x
+    return y * size + x
+
+
+#: Black to move wins by j8 (9,7) only: a four on row 8 (f8 g8 h8 . j8) and one on
+#: column j (j8 j7 j6 j5) at once; white closes the other ends. Checked by a brute-force
+#: search of continuous fours: no other first move wins within six attacker moves.
+DOUBLE_FOUR_POSITION = """
+O..............
+..............O
 ...............
 ...............
 ...............
 ...............
 ...............
-...............
-......X........
-.....OXXO......
-......O........
-.....X.........
-...............
-...............
+....OXXX.......
+.........X.....
+.........X.....
+.........X.....
+.........O.....
 ...............
 ...............
-...............
+O.............O
 """
 
 
@@ -181,18 +194,18 @@ def test_symmetries_give_the_same_counts_and_forced_wins(engine: GomokuEngine) -
     board = nb.new_board(15, Rule.STANDARD)
     nb.load(board, state)
     reference = board.counts.copy()
-    win = board_state(rows(VCF_POSITION), Rule.FREESTYLE)
-    win.board[win.point(4, 7)] = 1  # a four-three shape for black
-    win.moves = [p for p, s in enumerate(win.board) if s]
+    win = board_state(rows(DOUBLE_FOUR_POSITION), Rule.FREESTYLE, to_move=0)
     solved = engine.solve(win, depth=6)
+    assert solved is not None and solved.moves == 2
+    assert solved.line[0] == win.point(9, 7)
     for symmetry in range(8):
         image = transform(state, symmetry)
         nb.load(board, image)
         assert (board.counts == reference).all()
         found = engine.solve(transform(win, symmetry), depth=6)
-        assert (found is None) == (solved is None)
-        if found is not None and solved is not None:
-            assert found.moves == solved.moves
+        assert found is not None, symmetry
+        assert found.moves == solved.moves
+        assert found.line[0] == transform_point(15, win.point(9, 7), symmetry), symmetry
 
 
 def forbidden_cases() -> list[dict[str, Any]]:
@@ -343,3 +356,44 @@ def test_think_within_keeps_to_its_budget() -> None:
         assert time.perf_counter() - start < 1.0  # 0.3 s and the work around the kernels
         assert results and results[-1].move is not None
         assert state.why_illegal(results[-1].move) is None
+
+
+#: After black's h8, the four points two steps away diagonally are one symmetry class.
+DIAGONAL_TWO = {"f6", "f10", "j6", "j10"}
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "max"])
+def test_the_seed_varies_the_engine_choice_among_equally_good_moves(level: str) -> None:
+    from abgames.ai.gomoku.player import LEVEL_SETTINGS
+
+    settings, _ = LEVEL_SETTINGS[level]
+    state = Gomoku.from_notation("h8")
+
+    def choice(seed: int | None) -> str:
+        result = list(GomokuEngine(settings, seed).search(state, Limit(depth=4)))[-1]
+        assert result.move is not None
+        return state.format_move(result.move)
+
+    plain = choice(None)
+    assert choice(None) == plain  # deterministic without a seed
+    seeded = [choice(seed) for seed in range(8)]
+    assert seeded == [choice(seed) for seed in range(8)]  # reproducible with one
+    assert plain in DIAGONAL_TWO and set(seeded) <= DIAGONAL_TWO
+    assert len(set(seeded)) >= 2
+
+
+def test_the_seed_reaches_the_classic_and_easy_players() -> None:
+    state = Gomoku.from_notation("h8")
+
+    def classic_choice(seed: int) -> str:
+        move = make_player("gomoku", "classic", seed).choose(state).move
+        assert move is not None
+        return state.format_move(move)
+
+    classic = {classic_choice(seed) for seed in range(6)}
+    assert classic <= DIAGONAL_TWO and len(classic) >= 2
+    # easy searches one ply without exact root scores: ties are checked before the draw.
+    plain = make_player("gomoku", "easy").choose(state)
+    seeded = [make_player("gomoku", "easy", seed).choose(state) for seed in range(6)]
+    assert len({result.move for result in seeded}) >= 2
+    assert {result.score for result in seeded} == {plain.score}

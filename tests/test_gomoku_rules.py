@@ -134,3 +134,42 @@ def test_small_board_fills_to_a_draw() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.is_draw
     assert state.legal_moves() == []
+
+
+def test_a_position_set_up_with_any_counts_plays_and_undoes() -> None:
+    size = 15
+    black = [7 * size + x for x in (3, 4, 5)]  # d8 e8 f8: three black stones, no white
+    state = Gomoku.from_position(black, [], 1, size=size)  # white to move
+    assert (state.ply, state.setup_stones, state.to_move) == (3, 3, 1)
+    assert state.key == state.compute_key() and state.outcome() is None
+    state.play(0)
+    state.play(7 * size + 6)  # g8: black four
+    assert state.key == state.compute_key()
+    assert state.undo() == 7 * size + 6 and state.undo() == 0
+    assert state.key == state.compute_key() and state.to_move == 1
+    with pytest.raises(IllegalMoveError, match="no move to take back"):
+        state.undo()  # the set-up stones stay
+    clone = state.copy()
+    assert clone.setup_stones == 3 and clone.key == state.key
+    with pytest.raises(IllegalMoveError, match="no move to take back"):
+        clone.undo()
+
+
+def test_a_set_up_position_places_stones_renju_would_forbid() -> None:
+    # h8 last would be a double-three if it were played; placed, it is fine.
+    points = [Gomoku().parse_move(m) for m in ("g8", "i8", "h7", "h9", "h8")]
+    state = Gomoku.from_position(points, [0], 1, rule=Rule.RENJU)
+    assert state.board[Gomoku().parse_move("h8")] == 1 and state.outcome() is None
+
+
+def test_a_set_up_five_ends_the_game_and_two_fives_are_refused() -> None:
+    row = [Gomoku().parse_move(f"{c}1") for c in "abcde"]
+    other = [Gomoku().parse_move(f"{c}3") for c in "abcde"]
+    state = Gomoku.from_position(row, [100], 1)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == 0 and set(outcome.line) == set(row)
+    assert state.legal_moves() == []
+    with pytest.raises(IllegalMoveError, match="both"):
+        Gomoku.from_position(row, other, 0)
+    with pytest.raises(IllegalMoveError, match="given twice"):
+        Gomoku.from_position([0], [0], 0)

@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+import io
+import json
 import re
 import time
+from typing import Any
 
 import pytest
 
 from abgames.ai.levels import LEVELS, make_player
 from abgames.ai.player import AIPlayer
 from abgames.games.gomoku import Gomoku, Rule
-from abgames.protocols.gomocup import Brain, default_level, rule_from_bits
+from abgames.protocols.gomocup import (
+    MAX_TIME_MS,
+    Brain,
+    LineWriter,
+    default_level,
+    rule_from_bits,
+    serve,
+)
 from abgames.protocols.quickmove import quick_move
 from abgames.protocols.timing import LATENCY_MARGIN_MS, TimeControl
+from conftest import SHARED_DATA
 
 MOVE = re.compile(r"^\d+,\d+$")
 
@@ -132,7 +143,6 @@ def test_board_sets_the_position_and_finds_the_side_to_move(talk: Conversation) 
         (["7,7"], "expected x,y,field"),
         (["7,x,1"], "not a whole number"),
         (["7,7,1", "7,7,2"], "given twice"),
-        (["7,7,1", "8,8,1"], "cannot come from alternating moves"),
         (["20,7,1"], "off the 15x15 board"),
         (
             ["0,0,2", "0,1,2", "0,2,2", "0,3,2", "0,4,2", "1,0,1", "1,1,1", "1,2,1", "1,3,1"],
@@ -157,21 +167,53 @@ def test_board_without_done_is_an_error_and_the_next_command_runs(talk: Conversa
     assert talk.state.ply == 0
 
 
-def test_board_in_renju_keeps_the_move_order() -> None:
+def test_board_in_renju_places_stones_without_judging_their_order() -> None:
+    """Black's h8 (7,7) listed last would be a double-three if it were played last."""
     c = Conversation()
-    c.say("INFO rule 4", "START 15")
+    c.say("INFO rule 4", "START 15", "INFO timeout_turn 300")
     assert c.state.rule is Rule.RENJU
-    moves = ["7,7,2", "8,7,1", "7,8,2", "8,8,1", "9,9,2"]
-    reply = c.answers("BOARD", *moves, "DONE")
-    assert MOVE.match(reply[0])
+    black = ["6,7,1", "8,7,1", "7,6,1", "7,8,1", "7,7,1"]
+    white = ["0,0,2", "0,14,2", "14,0,2", "14,14,2"]
+    reply = c.answers("BOARD", *black, *white, "DONE")
+    assert MOVE.match(reply[0]), reply
     state = c.state
-    assert state.moves[:5] == [
-        state.point(7, 7),
-        state.point(8, 7),
-        state.point(7, 8),
-        state.point(8, 8),
-        state.point(9, 9),
-    ]
+    assert state.ply == 10
+    assert all(state.board[state.point(x, y)] == 1 for x, y in ((6, 7), (7, 7), (7, 8)))
+    assert state.board[state.point(0, 0)] == 2
+
+
+def test_board_accepts_any_counts_and_the_brain_moves_next() -> None:
+    c = Conversation()
+    c.say("START 15", "INFO timeout_turn 300")
+    # Puzzle style: three own stones, no opponent stone; the brain (black) moves.
+    reply = c.answers("BOARD", "5,5,1", "6,5,1", "7,5,1", "DONE")
+    assert MOVE.match(reply[0]), reply
+    x, y = (int(v) for v in reply[0].split(","))
+    state = c.state
+    assert state.board[state.point(x, y)] == 1 and state.ply == 4
+    assert reply[0] in ("4,5", "8,5")  # it makes its open four
+    # The opponent listed first is black: one opponent stone, three own; the brain is white.
+    reply = c.answers("BOARD", "7,7,2", "0,0,1", "0,2,1", "0,4,1", "DONE")
+    assert MOVE.match(reply[0]), reply
+    x, y = (int(v) for v in reply[0].split(","))
+    state = c.state
+    assert state.board[state.point(7, 7)] == 1 and state.board[state.point(0, 0)] == 2
+    assert state.board[state.point(x, y)] == 2
+    assert state.to_move == 0
+
+
+def test_board_refuses_a_five_on_the_board() -> None:
+    c = Conversation()
+    c.say("START 15", "INFO timeout_turn 300")
+    c.answers("TURN 7,7")
+    before = list(c.state.moves)
+    five = [f"{x},3,2" for x in range(5)]
+    reply = c.answers("BOARD", *five, "8,8,1", "DONE")
+    assert reply[0].startswith("ERROR BOARD: the opponent already has five in a row"), reply
+    assert "0,3 to 4,3" in reply[0] and "the game is over" in reply[0]
+    assert c.state.moves == before
+    assert c.say("YXBOARD", *five, "DONE")[0].startswith("ERROR YXBOARD: the opponent")
+    assert c.state.moves == before
 
 
 def test_info_keys(talk: Conversation) -> None:
@@ -339,3 +381,221 @@ def test_a_slow_engine_build_does_not_delay_start_or_moves() -> None:
     started = time.perf_counter()
     brain.handle("TURN 7,7")
     assert MOVE.match(out[-1]) and time.perf_counter() - started < 0.3
+
+
+# --- set-up positions, YXBOARD and Renju forbidden points (issue 9, item 18) ---------
+FORBIDDEN_FILE = SHARED_DATA / "gomoku" / "renju_forbidden" / "quintet_forbidden.jsonl"
+
+
+def forbidden_cases() -> list[dict[str, Any]]:
+    if not FORBIDDEN_FILE.exists():
+        return []
+    lines = FORBIDDEN_FILE.read_text().splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def stones(case: dict[str, Any], mark: str) -> list[tuple[int, int]]:
+    return [
+        (x, y) for y, row in enumerate(case["board"]) for x, cell in enumerate(row) if cell == mark
+    ]
+
+
+def shown_points(reply: str) -> set[tuple[int, int]]:
+    assert reply.startswith("FORBID ") and reply.endswith("."), reply
+    pairs = reply[len("FORBID ") : -1]
+    assert len(pairs) % 4 == 0, reply
+    return {(int(pairs[i : i + 2]), int(pairs[i + 2 : i + 4])) for i in range(0, len(pairs), 4)}
+
+
+def case_id(case: dict[str, Any]) -> str:
+    query = case.get("query")
+    return str(case["name"]) + (f"@{query['move']}" if query else "")
+
+
+@pytest.mark.skipif(not forbidden_cases(), reason="../shared/data/gomoku not found")
+@pytest.mark.parametrize("brain_is_black", [True, False])
+@pytest.mark.parametrize("case", forbidden_cases(), ids=case_id)
+def test_yxboard_and_yxshowforbid_on_every_forbidden_point_set(
+    case: dict[str, Any], brain_is_black: bool
+) -> None:
+    c = Conversation()
+    c.say("INFO rule 4", "START 15")
+    own, other = ("1", "2") if brain_is_black else ("2", "1")
+    black = [f"{x},{y},{own}" for x, y in stones(case, "X")]
+    white = [f"{x},{y},{other}" for x, y in stones(case, "O")]
+    assert c.say("YXBOARD", *black, *white, "DONE") == []  # set, not moved
+    state = c.state
+    assert state.ply == case["black"] + case["white"]
+    assert state.to_move == (0 if brain_is_black else 1)
+    shown = shown_points(c.say("YXSHOWFORBID")[0])
+    if case.get("complete"):
+        assert shown == {(f["x"], f["y"]) for f in case["forbidden"]}
+    else:
+        query = (case["query"]["x"], case["query"]["y"])
+        assert (query in shown) == (case["expected"] is not None)
+    assert c.state.ply == state.ply  # YXSHOWFORBID changes nothing
+
+
+@pytest.mark.skipif(not forbidden_cases(), reason="../shared/data/gomoku not found")
+@pytest.mark.parametrize("level", ["easy", default_level()])
+@pytest.mark.parametrize("case", forbidden_cases(), ids=case_id)
+def test_board_with_uneven_counts_lets_black_move_on_every_forbidden_point_set(
+    case: dict[str, Any], level: str
+) -> None:
+    c = Conversation(level=level)
+    c.say("INFO rule 4", "START 15", "INFO timeout_turn 150")
+    black = [f"{x},{y},1" for x, y in stones(case, "X")]
+    white = [f"{x},{y},2" for x, y in stones(case, "O")]
+    reply = c.answers("BOARD", *black, *white, "DONE")
+    assert len(reply) == 1 and MOVE.match(reply[0]), reply
+    x, y = (int(v) for v in reply[0].split(","))
+    assert case["board"][y][x] == "."
+    forbidden = {(f["x"], f["y"]) for f in case.get("forbidden", [])}
+    if case.get("expected"):
+        forbidden.add((case["query"]["x"], case["query"]["y"]))
+    assert (x, y) not in forbidden
+    state = c.state
+    assert state.board[state.point(x, y)] == 1  # the brain played black
+    assert state.ply == case["black"] + case["white"] + 1
+
+
+def test_yxboard_sets_a_position_that_moves_and_rules_keep() -> None:
+    c = Conversation()
+    c.say("START 15", "INFO timeout_turn 300")
+    assert c.say("YXBOARD", "7,7,1", "8,8,1", "9,9,1", "DONE") == []
+    state = c.state
+    assert (state.ply, state.setup_stones, state.to_move) == (3, 3, 0)
+    assert state.key == state.compute_key()
+    # A rule change keeps the stones and the side to move.
+    assert c.say("INFO rule 4") == []
+    assert c.state.rule is Rule.RENJU and c.state.ply == 3 and c.state.to_move == 0
+    assert c.state.board[c.state.point(8, 8)] == 1
+    # Set-up stones are not moves: they cannot be taken back.
+    assert c.say("TAKEBACK 9,9")[0].startswith("ERROR 9,9 was set up by BOARD")
+    assert c.state.ply == 3
+    # YXBOARD without DONE is refused like BOARD.
+    reply = c.say("YXBOARD", "1,1,1", "ABOUT")
+    assert reply[0].startswith("ERROR YXBOARD ended without DONE")
+    assert c.state.ply == 3
+
+
+# --- errors leave the board as it was (item 4) -----------------------------------------
+def test_huge_info_times_are_clamped_and_moves_still_come() -> None:
+    c = Conversation()
+    c.say("START 15")
+    huge = "99999999999999999999"
+    assert c.say(f"INFO timeout_turn {huge}", f"INFO timeout_match {huge}") == []
+    assert c.say(f"INFO time_left {huge}", "INFO max_depth 1") == []
+    clock = c.brain.clock
+    assert (clock.timeout_turn_ms, clock.timeout_match_ms) == (MAX_TIME_MS, MAX_TIME_MS)
+    assert clock.time_left_ms == MAX_TIME_MS
+    reply = c.answers("TURN 7,7")
+    assert len(reply) == 1 and MOVE.match(reply[0]), reply
+    assert c.state.ply == 2
+    assert c.say(f"INFO time_left -{huge}") == []
+    assert clock.time_left_ms == -MAX_TIME_MS
+    assert MOVE.match(c.answers("TURN 3,3")[0])  # no time left: an instant move
+
+
+def test_a_turn_that_fails_leaves_the_board_unchanged(talk: Conversation) -> None:
+    four = [talk.state.point(0, y) for y in range(4)]
+    others = [talk.state.point(9, 9), talk.state.point(10, 10), talk.state.point(11, 11)]
+    talk.brain.state = Gomoku.from_position(four, others, 0)  # the opponent (black) to move
+    before = list(talk.state.moves)
+    reply = talk.say("TURN 0,4")  # completes the opponent's five
+    assert reply[0].startswith("ERROR") and "the game is over" in reply[0], reply
+    assert talk.state.moves == before and not talk.state.is_over()
+
+    def broken_choose(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the engine fell over")
+
+    talk.brain.thinker.choose = broken_choose  # type: ignore[method-assign,assignment]
+    reply = talk.say("TURN 14,14")
+    assert reply == ["ERROR internal error: RuntimeError: the engine fell over"]
+    assert talk.state.moves == before
+
+
+# --- input hardening (items 3 and 14) --------------------------------------------------
+def test_a_line_that_is_not_utf8_is_an_error_and_the_brain_goes_on() -> None:
+    c = Conversation()
+    assert c.brain.handle_bytes(b"\xff\n")
+    assert c.out[-1].startswith("ERROR the line is not UTF-8 text (byte 0xff at position 0)")
+    assert c.brain.handle_bytes(b"START 15\r\n") and c.out[-1] == "OK"
+    # Inside BOARD the bad line is kept, so DONE refuses the position.
+    c.brain.handle_bytes(b"BOARD\n")
+    c.brain.handle_bytes(b"7,7,\xff\n")
+    c.brain.handle_bytes(b"DONE\n")
+    assert c.out[-1].startswith("ERROR BOARD line"), c.out[-1]
+    assert c.state.ply == 0
+
+
+def test_echoed_input_is_cut() -> None:
+    c = Conversation()
+    c.say("START 15")
+    reply = c.say("X" * 1_000_000)
+    assert len(reply) == 1 and reply[0].startswith("UNKNOWN command 'XXX") and len(reply[0]) < 100
+    reply = c.say("TURN 1," + "9" * 1_000_000)
+    assert reply[0].startswith("ERROR") and len(reply[0]) < 200, reply[0][:200]
+    reply = c.say("INFO timeout_turn " + "x" * 100_000)
+    assert reply[0].startswith("ERROR INFO timeout_turn") and len(reply[0]) < 200
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "TURN 1_0,1",
+        "TURN ٧,7",
+        "TURN 7,７",
+        "START ١٥",
+        "START +15",
+        "START 1 5",
+        "RECTSTART 15,-15",
+    ],
+)
+def test_numbers_are_ascii_digits_only(line: str) -> None:
+    c = Conversation()
+    c.say("START 10", "INFO timeout_turn 100")
+    reply = c.say(line)
+    assert len(reply) == 1 and reply[0].startswith("ERROR"), reply
+    assert "not a whole number" in reply[0]
+    assert c.state.ply == 0 and c.state.size == 10
+    assert c.say("INFO time_left ١٠٠")[0].startswith("ERROR INFO time_left")
+    assert c.say("INFO timeout_turn -5") == []  # a sign is fine where it means something
+    assert c.brain.clock.timeout_turn_ms == 0
+
+
+def test_protocol_errors_name_points_in_x_y() -> None:
+    c = Conversation()
+    c.say("INFO rule 4", "START 15", "INFO timeout_turn 0")
+    black = [c.state.point(x, y) for x, y in ((6, 7), (8, 7), (7, 6), (7, 8))]
+    white = [c.state.point(x, y) for x, y in ((0, 0), (0, 14), (14, 0))]
+    c.brain.state = Gomoku.from_position(black, white, 0, rule=Rule.RENJU)  # the opponent's turn
+    assert c.say("TURN 7,7") == ["ERROR TURN 7,7: double-three at 7,7 is forbidden for black"]
+    assert c.say("TURN 6,7") == ["ERROR TURN 6,7: 6,7 is already taken"]
+    assert c.state.ply == 7
+
+
+def test_time_left_binds_without_a_match_limit() -> None:
+    clock = TimeControl(5_000, 0, 500)
+    assert clock.move_limit_seconds() < 0.5 / 12
+    clock.charge(200)
+    assert clock.time_left_ms == 300
+    c = Conversation(debug=True)
+    c.say("START 15", "INFO timeout_match 0", "INFO time_left 500")
+    debug = [line for line in c.say("TURN 7,7") if line.startswith("DEBUG move limit")]
+    assert debug and float(debug[0].split()[3].rstrip("s,")) < 0.05, debug
+
+
+class BrokenPipe(io.StringIO):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_closed_output_ends_the_brain_quietly(capsys: pytest.CaptureFixture[str]) -> None:
+    writer = LineWriter(BrokenPipe())
+    brain = Brain(make_player("gomoku", "easy", 1), writer)
+    for line in ("START 15", "INFO timeout_turn 300", "BEGIN", "TURN 3,3", "ABOUT"):
+        brain.handle(line)  # nothing raises
+    assert writer.closed.is_set() and writer.failure is None
+    assert "Traceback" not in capsys.readouterr().err
+    assert serve("easy", stdin=io.BytesIO(b"START 15\nABOUT\n"), stdout=BrokenPipe()) == 0

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import sys
 import time
 
@@ -96,3 +98,30 @@ def test_a_whole_game_against_itself_through_two_processes() -> None:
     record = play_game(GameTask(0, "gomoku", {"size": 9}, (first, second), tolerance_ms=1000))
     assert record.reason in (LINE_REASONS["gomoku"], FULL_BOARD), record
     assert len(record.moves.split()) >= 9
+
+
+def test_bytes_that_are_not_utf8_are_answered_under_a_strict_locale() -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    done = subprocess.run(
+        [*BRAIN, "--level", "easy"],
+        input=b"\xff\nSTART 15\nSTART \xd9\xa1\xd9\xa5\nEND\n",
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
+    lines = done.stdout.decode("ascii").splitlines()
+    assert done.returncode == 0, done.stderr
+    assert lines[0].startswith("ERROR the line is not UTF-8 text")
+    assert lines[1] == "OK"
+    assert lines[2].startswith("ERROR START size: '\\u0661\\u0665' is not a whole number")
+    assert b"Traceback" not in done.stderr
+
+
+def test_a_closed_stdout_ends_the_brain_quietly() -> None:
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", *BRAIN, "--level", "easy"],
+        input=b"START 15\nINFO timeout_turn 300\nBEGIN\nABOUT\n",
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == b"", done.stderr.decode()[-2000:]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,8 +10,9 @@ import pytest
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.games.renju import forbidden_kind, forbidden_points
+from conftest import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "gomoku"
+DATA = SHARED_DATA / "gomoku"
 FORBIDDEN_FILE = DATA / "renju_forbidden" / "quintet_forbidden.jsonl"
 
 

@@ -8,7 +8,7 @@ An engine is named on the command line by a spec, comma-separated ``key=value``:
   Other keys are sent to it as ``INFO key value`` lines.
 - For both: ``name=`` (shown in tables), ``turn_ms=`` (per-move limit),
   ``time=`` (the same in seconds), ``match_ms=`` (limit for the whole game,
-  0 = none).
+  0 = none). Limits are finite, not negative and at most ``MAX_LIMIT_MS``.
 
 ``Engine.move`` returns a move or raises ``Forfeit`` naming why the engine lost
 without one (it crashed, answered garbage, overran its time). Whether a returned
@@ -17,6 +17,7 @@ move is legal, and whether it came in time, the judge decides itself.
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import sys
@@ -44,6 +45,8 @@ COMMAND = "cmd"
 GAME_TYPE_ENGINE = 1
 RULE_BITS = {Rule.FREESTYLE: 0, Rule.STANDARD: RULE_EXACT_FIVE, Rule.RENJU: RULE_RENJU}
 MS_PER_SECOND = 1000
+#: The longest per-move or per-game limit an engine may be given: one day.
+MAX_LIMIT_MS = 24 * 60 * 60 * MS_PER_SECOND
 
 # How a game can be lost without a legal move (``Forfeit.reason``).
 CRASH = "crash"
@@ -76,6 +79,29 @@ class EngineSpec:
     @property
     def command(self) -> list[str]:
         return shlex.split(self.target)
+
+
+def check_limit_ms(value: int, what: str) -> int:
+    """``value`` if it is a sane limit in milliseconds (0..``MAX_LIMIT_MS``); else ``ValueError``.
+
+    0 is a limit: answer at once (Gomocup's ``timeout_turn 0``), or no match limit.
+    """
+    if not 0 <= value <= MAX_LIMIT_MS:
+        raise ValueError(f"{what} is {value} ms: a time limit is 0..{MAX_LIMIT_MS} ms (one day)")
+    return value
+
+
+def seconds_to_ms(text: str, what: str) -> int:
+    """Seconds (``"0.5"``) as whole milliseconds; ``ValueError`` unless finite and sane."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise ValueError(f"{what}: {text!r} is not a number") from None
+    if not math.isfinite(seconds) or not 0 <= seconds <= MAX_LIMIT_MS / MS_PER_SECOND:
+        raise ValueError(
+            f"{what}: {text!r} is not a time limit: give 0..{MAX_LIMIT_MS // MS_PER_SECOND} seconds"
+        )
+    return round(seconds * MS_PER_SECOND)
 
 
 def _default_name(kind: str, target: str) -> str:
@@ -115,27 +141,29 @@ def parse_engine_spec(text: str, *, game: str, turn_ms: int, match_ms: int = 0) 
     seed: int | None = None
     info: list[tuple[str, str]] = []
     for key, value in pairs[1:]:
-        try:
-            if key == "name":
-                name = value
-            elif key == "turn_ms":
-                turn_ms = int(value)
-            elif key == "time":
-                turn_ms = round(float(value) * MS_PER_SECOND)
+        if key == "name":
+            name = value
+        elif key == "time":
+            turn_ms = seconds_to_ms(value, f"engine spec {text!r}: time")
+        elif key in ("turn_ms", "match_ms") or (key == "seed" and kind == LEVEL):
+            try:
+                number = int(value)
+            except ValueError:
+                raise ValueError(
+                    f"engine spec {text!r}: {key}={value!r} is not a whole number"
+                ) from None
+            if key == "turn_ms":
+                turn_ms = number
             elif key == "match_ms":
-                match_ms = int(value)
-            elif key == "seed" and kind == LEVEL:
-                seed = int(value)
-            elif kind == COMMAND:
-                info.append((key, value))
+                match_ms = number
             else:
-                raise ValueError(f"engine spec {text!r}: unknown key {key!r} for a level")
-        except ValueError as error:
-            if "unknown key" in str(error):
-                raise
-            raise ValueError(f"engine spec {text!r}: {key}={value!r} is not a number") from None
-    if turn_ms < 0 or match_ms < 0:
-        raise ValueError(f"engine spec {text!r}: time limits cannot be negative")
+                seed = number
+        elif kind == COMMAND:
+            info.append((key, value))
+        else:
+            raise ValueError(f"engine spec {text!r}: unknown key {key!r} for a level")
+    check_limit_ms(turn_ms, f"engine spec {text!r}: the turn limit")
+    check_limit_ms(match_ms, f"engine spec {text!r}: the match limit")
     return EngineSpec(kind, target, name, turn_ms, match_ms, seed, tuple(info))
 
 

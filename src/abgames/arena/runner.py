@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from abgames.arena.engines import EngineSpec
 from abgames.arena.judge import GameRecord, GameTask, play_game
 from abgames.arena.records import RecordWriter
-from abgames.arena.stats import Sprt, Tally, format_elo
+from abgames.arena.stats import Sprt, Tally, describe_elo
 from abgames.games.base import Move
 
 #: Extra time an engine gets beyond its limits before it loses on time.
@@ -87,11 +87,10 @@ class PairResult:
         return ", ".join(parts)
 
     def progress(self) -> str:
-        elo, low, high = self.tally.elo()
         t = self.tally
         return (
             f"{self.first} vs {self.second}: +{t.wins} ={t.draws} -{t.losses}  "
-            f"Elo {format_elo(elo)} [{format_elo(low)}, {format_elo(high)}]"
+            f"Elo {describe_elo(t)}"
         )
 
 
@@ -199,11 +198,10 @@ def format_table(result: ArenaResult, sprt: Sprt | None = None) -> str:
     lines = [header, "-" * len(header)]
     for pair in result.pairs:
         t = pair.tally
-        elo, low, high = t.elo()
         label = f"{pair.first} vs {pair.second}"
         lines.append(
             f"{label:<32} {t.games:>5} {t.wins:>4} {t.draws:>4} {t.losses:>4} "
-            f"{100 * t.score:>5.1f}%  {format_elo(elo)} [{format_elo(low)}, {format_elo(high)}]"
+            f"{100 * t.score:>5.1f}%  {describe_elo(t)}"
         )
         if pair.endings:
             lines.append(f"  endings: {pair.describe_endings()}")

@@ -6,6 +6,11 @@ outcome, 1 / ½ / 0), the standard error of ``s`` is ``sqrt(v / n)``. The Elo
 difference is the logistic ``-400 log10(1/s - 1)``, and its 95 % interval maps
 ``s ± 1.96 · sqrt(v / n)`` through the same curve.
 
+At a score of 0 % or 100 % the difference is infinite, and a bound whose score
+reaches 0 % or 100 % (or an interval of zero width, when every game ended alike)
+says nothing; ``describe_elo`` prints those as ``n/a``. (cutechess-cli and
+fastchess use the same formulas and print ``inf +/- nan`` there.)
+
 The SPRT tests H0 "the difference is ``elo0``" against H1 "it is ``elo1``" with
 the normal approximation of the log-likelihood ratio used by the generalised
 SPRT of fishtest:
@@ -148,8 +153,28 @@ class Sprt:
         return cls(**values)
 
 
+#: Printed for an Elo figure the games so far cannot give.
+NOT_AVAILABLE = "n/a"
+
+
 def format_elo(value: float) -> str:
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
+    """A finite difference as ``+72`` / ``-15`` / ``0``; ``n/a`` for an infinite one."""
+    if not math.isfinite(value):
+        return NOT_AVAILABLE
     rounded = round(value)
     return f"{rounded:+d}" if rounded else "0"
+
+
+def describe_elo(tally: Tally) -> str:
+    """The Elo difference and its 95 % interval for a table: ``+72 [-120, +264]``.
+
+    ``n/a`` until both engines have scored (no finite estimate at 0 % or 100 %);
+    a bound the games cannot give yet (its score reaches 0 % or 100 %, or all
+    games ended alike) is ``n/a`` inside the brackets.
+    """
+    if not tally.games or tally.score in (0.0, 1.0):
+        return NOT_AVAILABLE
+    elo, low, high = tally.elo()
+    if tally.variance <= 0.0:
+        low = high = math.inf
+    return f"{format_elo(elo)} [{format_elo(low)}, {format_elo(high)}]"

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from abgames.arena.engines import parse_engine_spec
+from abgames.arena.engines import check_limit_ms, parse_engine_spec
 from abgames.arena.openings import (
     DEFAULT_RANDOM_PLIES,
     OpeningError,
@@ -107,6 +107,9 @@ def settings_from(args: argparse.Namespace) -> tuple[ArenaSettings, str]:
     """The arena settings the arguments ask for, and a note on skipped openings."""
     options = board_options(args)
     GAMES[args.game](**options)  # validates the board options now
+    check_limit_ms(args.turn_ms, "--turn-ms")
+    check_limit_ms(args.match_ms, "--match-ms")
+    check_limit_ms(args.tolerance_ms, "--tolerance-ms")
     engines = tuple(
         parse_engine_spec(text, game=args.game, turn_ms=args.turn_ms, match_ms=args.match_ms)
         for text in args.engine

@@ -12,11 +12,16 @@ Rules:
   or an overline; a move that makes an exact five wins even so. White has no
   restriction and white's overline wins. Forbidden points come from
   ``abgames.games.renju``.
+
+A position can also be set up stone by stone (``Gomoku.from_position``: a puzzle,
+an analysis position sent by a GUI), whatever the stone counts; moves played after
+the set-up are played and undone as usual.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Self
 
@@ -29,6 +34,7 @@ from abgames.games.base import (
     Player,
     zobrist_table,
 )
+from abgames.games.numbers import ascii_number, clip
 
 DEFAULT_SIZE = 15
 MIN_SIZE = 5
@@ -42,8 +48,8 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
 
 _KEYS = zobrist_table(2 * MAX_SIZE * MAX_SIZE + 1, seed=0x607)
 _SIDE_KEY = _KEYS[-1]
-_RENJU_POINT = re.compile(r"^([a-z])(\d{1,2})$")
-_GOMOCUP_POINT = re.compile(r"^(-?\d+)\s*,\s*(-?\d+)$")
+_RENJU_POINT = re.compile(r"^([a-z])([0-9]{1,2})$", re.ASCII)
+_GOMOCUP_POINT = re.compile(r"^(-?)([0-9]+)\s*,\s*(-?)([0-9]+)$", re.ASCII)
 
 
 class Rule(StrEnum):
@@ -70,6 +76,60 @@ class Gomoku(GameState):
             raise ValueError(f"unknown Gomoku rule {rule!r}: choose {choices}") from None
         self.size = size
         self.board = bytearray(size * size)
+        #: The first ``setup_stones`` entries of ``moves`` were placed by
+        #: ``from_position``, not played: ``undo`` stops there.
+        self.setup_stones = 0
+
+    @classmethod
+    def from_position(
+        cls,
+        black: Iterable[Move],
+        white: Iterable[Move],
+        to_move: Player,
+        *,
+        size: int = DEFAULT_SIZE,
+        rule: Rule | str = Rule.FREESTYLE,
+    ) -> Self:
+        """A position set up by placing stones, with ``to_move`` to play next.
+
+        The stones are placed, not played: any counts are accepted and no Renju
+        restriction is checked (a puzzle or an analysis position need not come from
+        alternating legal moves). ``IllegalMoveError`` for a point off the board or
+        given twice, and when both sides have a winning row; a winning row of one
+        side ends the game (``outcome()``), as does a full board.
+
+        ``moves`` lists the set-up stones (black's, then white's) and then the moves
+        played afterwards; only those can be undone. The move notation of such a
+        state lists the set-up stones too, so ``from_notation`` cannot rebuild it:
+        rebuild it with ``from_position`` and the moves played since.
+        """
+        state = cls(size, rule)
+        for player, points in ((0, black), (1, white)):
+            for point in points:
+                if not 0 <= point < size * size:
+                    raise IllegalMoveError(f"point {point} is off the {size}x{size} board")
+                if state.board[point] != EMPTY:
+                    raise IllegalMoveError(f"{state.format_move(point)} is given twice")
+                state.board[point] = player + 1
+                state.moves.append(point)
+        if to_move not in (0, 1):
+            raise ValueError(f"the side to move is 0 (black) or 1 (white), not {to_move}")
+        state.setup_stones = len(state.moves)
+        state.to_move = to_move
+        state.key = state.compute_key()
+        winners: dict[Player, tuple[Move, ...]] = {}
+        for point in state.moves:
+            player = state.board[point] - 1
+            line = state._winning_line(point, player)
+            if line:
+                winners.setdefault(player, line)
+        if len(winners) == 2:
+            raise IllegalMoveError("both black and white have five in a row")
+        for player, line in winners.items():
+            state._outcome = Outcome(player, line)
+        if state._outcome is None and len(state.moves) == size * size:
+            state._outcome = Outcome(None)
+        return state
 
     def options(self) -> dict[str, object]:
         options: dict[str, object] = {}
@@ -166,7 +226,7 @@ class Gomoku(GameState):
             self._outcome = Outcome(None)
 
     def undo(self) -> Move:
-        if not self.moves:
+        if len(self.moves) <= self.setup_stones:
             raise IllegalMoveError("there is no move to take back")
         move = self.moves.pop()
         player = 1 - self.to_move
@@ -205,6 +265,7 @@ class Gomoku(GameState):
 
     def _copy_stones_into(self, clone: Self) -> None:
         clone.board = self.board.copy()
+        clone.setup_stones = self.setup_stones
 
     def compute_key(self) -> int:
         key = 0
@@ -226,13 +287,18 @@ class Gomoku(GameState):
                 raise NotationError(f"{cleaned} is off the {self.size}x{self.size} board")
             return self.point(x, self.size - row)
         if match := _GOMOCUP_POINT.match(cleaned):
-            x, y = int(match.group(1)), int(match.group(2))
+            x_sign, x_digits, y_sign, y_digits = match.groups()
+            x_value, y_value = ascii_number(x_digits), ascii_number(y_digits)
+            assert x_value is not None and y_value is not None  # the pattern allows 0-9 only
+            x = -x_value if x_sign else x_value
+            y = -y_value if y_sign else y_value
             if not self.on_board(x, y):
-                raise NotationError(f"{x},{y} is off the {self.size}x{self.size} board")
+                shown = clip(f"{x_sign}{x_digits},{y_sign}{y_digits}")
+                raise NotationError(f"{shown} is off the {self.size}x{self.size} board")
             return self.point(x, y)
         last = LETTERS[self.size - 1]
         raise NotationError(
-            f"{text.strip()!r} is not a point: use a letter a..{last} and a number "
+            f"{clip(text.strip())!r} is not a point: use a letter a..{last} and a number "
             f"1..{self.size} like h8, or x,y like 7,7"
         )
 

@@ -10,19 +10,28 @@ Contract of ``Brain.handle``:
   ``RECTSTART w,h`` answers ``OK`` for a square board and ``ERROR`` otherwise.
 - ``BEGIN``, ``TURN x,y`` and ``BOARD`` ... ``DONE`` answer the brain's move ``x,y``
   (``MESSAGE`` lines with depth, score and principal variation may come first).
-  In ``BOARD`` a stone is ``x,y,1`` (the brain's) or ``x,y,2`` (the opponent's);
-  the side to move is found from the counts (equal counts: the brain is black),
-  and the stones of each colour are taken in the order given (move order matters
-  for Renju only). Field 3 (continuous game) is refused with ``ERROR``.
-- ``INFO key value`` answers nothing; unknown keys are ignored.
+  In ``BOARD`` a stone is ``x,y,1`` (the brain's) or ``x,y,2`` (the opponent's).
+  The stones are placed, not played: any counts are accepted (a puzzle, an
+  analysis position) and no Renju restriction is checked while setting up; a five
+  on the board is an ``ERROR``. The brain moves next; the owner of the first stone
+  listed is black (managers list the stones in move order), the brain is black on
+  an empty board. Field 3 (continuous game) is refused with ``ERROR``.
+  ``YXBOARD`` ... ``DONE`` (Yixin-Board, Rapfi) sets the same position without
+  moving and answers nothing (``ERROR`` if it cannot).
+- ``INFO key value`` answers nothing; unknown keys are ignored. Times beyond
+  ``MAX_TIME_MS`` are taken as ``MAX_TIME_MS``.
 - ``RESTART`` clears the board (``OK``); ``TAKEBACK x,y`` takes back the last
   move (``OK``); ``ABOUT`` describes the brain; ``END`` ends it, as does the end of
   stdin. ``YXSHOWFORBID`` answers ``FORBID`` with black's forbidden points as
   ``xxyy`` and a final ``.``.
 - An unknown command answers ``UNKNOWN``; a malformed one answers ``ERROR`` with
-  the reason and leaves the board as it was. Nothing else ever reaches stdout:
-  an unexpected failure is reported as ``ERROR internal error`` (details on
-  stderr when debugging).
+  the reason (points in ``x,y``, echoed input cut to ``MAX_ECHO_CHARS``) and
+  leaves the board as it was, also when the failure comes after the opponent's
+  stone was placed. Numbers are ASCII digits, with a sign where one means something
+  (points, INFO values). A line that is not UTF-8 answers ``ERROR``. Nothing else
+  ever reaches stdout: an unexpected failure is reported as ``ERROR internal
+  error`` (details on stderr when debugging). When stdout is gone (a closed
+  pipe) the brain ends quietly.
 
 Thinking happens in a worker thread watched by the main thread: when the move
 limit (see ``abgames.protocols.timing``) arrives the search is stopped and the
@@ -32,18 +41,20 @@ best move so far is played, or an instant move if the search has none yet.
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from abgames import __version__
 from abgames.ai.levels import LEVELS, make_player
 from abgames.ai.player import AIPlayer
 from abgames.games.base import IllegalMoveError, Move
-from abgames.games.gomoku import MAX_SIZE, MIN_SIZE, Gomoku, Rule
+from abgames.games.gomoku import BLACK_STONE, EMPTY, MAX_SIZE, MIN_SIZE, WHITE_STONE, Gomoku, Rule
 from abgames.protocols.quickmove import quick_move
 from abgames.protocols.timing import TimeControl
 from abgames.search.result import SearchResult
@@ -82,6 +93,7 @@ COMMANDS = (
     "TAKEBACK",
     "END",
     "ABOUT",
+    "YXBOARD",
     "YXSHOWFORBID",
 )
 INTEGER_INFO_KEYS = (
@@ -94,6 +106,19 @@ INTEGER_INFO_KEYS = (
     "max_depth",
     "max_node",
 )
+#: INFO keys holding milliseconds; their values are clamped to +-MAX_TIME_MS.
+TIME_INFO_KEYS = ("timeout_turn", "timeout_match", "time_left")
+#: The longest time the brain takes from INFO (2^31 - 1 ms, about 24.8 days: the
+#: largest a 32-bit manager sends; Rapfi reads ``time_left`` 2147483647 as "no limit").
+MAX_TIME_MS = 2**31 - 1
+#: Echoed input (unknown commands, bad values) is cut to this many characters.
+MAX_ECHO_CHARS = 40
+#: A number longer than this (not counting leading zeros) is refused, not converted.
+MAX_NUMBER_DIGITS = 100
+#: Whitespace the protocol knows: ASCII only.
+ASCII_SPACE = " \t\r\n\x0b\x0c"
+_SIGNED_NUMBER = re.compile(r"[+-]?[0-9]+")
+_UNSIGNED_NUMBER = re.compile(r"[0-9]+")
 
 
 class ProtocolError(ValueError):
@@ -120,19 +145,53 @@ def rule_from_bits(bits: int) -> Rule:
     return Rule.FREESTYLE
 
 
-def parse_int(text: str, what: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise ProtocolError(f"{what}: {text.strip()!r} is not a whole number") from None
+def quote(text: str) -> str:
+    """``text`` quoted for a reply: cut to ``MAX_ECHO_CHARS``, non-ASCII escaped."""
+    if len(text) > MAX_ECHO_CHARS:
+        return ascii(text[:MAX_ECHO_CHARS]) + "..."
+    return ascii(text)
 
 
-def parse_xy(text: str, what: str = "point") -> tuple[int, int]:
+def parse_int(text: str, what: str, *, signed: bool = True) -> int:
+    """A whole number in ASCII digits (``+``/``-`` first when ``signed``), or ``ProtocolError``.
+
+    Other digits ("١٥"), underscores ("1_0") and inner spaces are refused.
+    """
+    cleaned = text.strip(ASCII_SPACE)
+    pattern = _SIGNED_NUMBER if signed else _UNSIGNED_NUMBER
+    if not pattern.fullmatch(cleaned):
+        kind = "a whole number" if signed else "a whole number (digits 0-9 only)"
+        raise ProtocolError(f"{what}: {quote(cleaned)} is not {kind}")
+    if len(cleaned.lstrip("+-").lstrip("0")) > MAX_NUMBER_DIGITS:
+        raise ProtocolError(f"{what}: a number of more than {MAX_NUMBER_DIGITS} digits")
+    return int(cleaned)
+
+
+def parse_xy(text: str, what: str = "point", *, signed: bool = True) -> tuple[int, int]:
     """``"x,y"`` as two integers, or ``ProtocolError``."""
     parts = text.split(",")
     if len(parts) != 2:
-        raise ProtocolError(f"{what}: expected x,y, got {text.strip()!r}")
-    return parse_int(parts[0], what), parse_int(parts[1], what)
+        raise ProtocolError(f"{what}: expected x,y, got {quote(text.strip(ASCII_SPACE))}")
+    return parse_int(parts[0], what, signed=signed), parse_int(parts[1], what, signed=signed)
+
+
+def clamp_ms(value: int) -> int:
+    """``value`` (milliseconds) within ``-MAX_TIME_MS .. MAX_TIME_MS``."""
+    return max(-MAX_TIME_MS, min(MAX_TIME_MS, value))
+
+
+def why_not_playable(state: Gomoku, point: Move) -> str | None:
+    """Why the side to move cannot play ``point`` now, in ``x,y`` notation; ``None`` if it can."""
+    x, y = state.xy(point)
+    if state.is_over():
+        return "the game is over"
+    if state.board[point] != EMPTY:
+        return f"{x},{y} is already taken"
+    if state.to_move == 0:
+        kind = state.forbidden_kind(point)
+        if kind is not None:
+            return f"{kind.replace('_', '-')} at {x},{y} is forbidden for black"
+    return None
 
 
 def format_pv(state: Gomoku, pv: Sequence[Move]) -> str:
@@ -279,6 +338,7 @@ class Brain:
         self.max_nodes: int | None = None
         self.folder: str | None = None
         self._board_lines: list[str] | None = None
+        self._board_command = "BOARD"  # or YXBOARD: set the position without moving
         self._answered = threading.Lock()
         self._handlers: dict[str, Callable[[str], None]] = {
             "START": self._start,
@@ -286,6 +346,7 @@ class Brain:
             "BEGIN": self._begin,
             "TURN": self._turn,
             "BOARD": self._board,
+            "YXBOARD": self._yxboard,
             "INFO": self._info,
             "RESTART": self._restart,
             "TAKEBACK": self._takeback,
@@ -294,9 +355,27 @@ class Brain:
         }
 
     # --- input -----------------------------------------------------------------
+    def handle_bytes(self, raw: bytes) -> bool:
+        """``handle`` for a line as read from a byte stream (UTF-8 expected).
+
+        A line that is not UTF-8 answers ``ERROR`` and is otherwise ignored; inside
+        ``BOARD`` it is kept (undecodable bytes replaced), so ``DONE`` refuses it.
+        """
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            if self._board_lines is not None:
+                return self.handle(raw.decode("utf-8", errors="replace"))
+            self.send(
+                f"ERROR the line is not UTF-8 text (byte 0x{raw[error.start]:02x} "
+                f"at position {error.start}); it is ignored"
+            )
+            return True
+        return self.handle(text)
+
     def handle(self, line: str) -> bool:
         """Carry out one input line; ``False`` once the brain should exit (``END``)."""
-        text = line.strip()
+        text = line.strip(ASCII_SPACE)
         if not text:
             return True
         word, _, rest = text.partition(" ")
@@ -309,14 +388,14 @@ class Brain:
                 self._board_lines.append(text)
                 return True
             self._board_lines = None
-            self.send("ERROR BOARD ended without DONE; the board is unchanged")
+            self.send(f"ERROR {self._board_command} ended without DONE; the board is unchanged")
         if command == "END":
             return False
         handler = self._handlers.get(command)
         if handler is None:
-            self.send(f"UNKNOWN command {word!r}")
+            self.send(f"UNKNOWN command {quote(word)}")
             return True
-        self._run(handler, rest.strip())
+        self._run(handler, rest.strip(ASCII_SPACE))
         return True
 
     def _run(self, handler: Callable[[str], None], argument: str) -> None:
@@ -338,20 +417,38 @@ class Brain:
             raise ProtocolError("there is no board yet: send START first")
         return self.state
 
-    def _point(self, text: str) -> Move:
+    def _point(self, text: str, command: str) -> Move:
         state = self._need_state()
-        x, y = parse_xy(text)
+        x, y = parse_xy(text, command)
         if not state.on_board(x, y):
             raise ProtocolError(f"{x},{y} is off the {state.size}x{state.size} board")
         return state.point(x, y)
 
+    def _answer_or_restore(self, previous: Gomoku | None, state: Gomoku) -> None:
+        """Answer a move in ``state`` (made current); on any failure go back to ``previous``.
+
+        ``previous`` is ``None`` when ``state`` is the current state with the
+        opponent's stone just played: the failure then takes that stone back.
+        """
+        ply = state.ply
+        if previous is not None:
+            self.state = state
+        try:
+            self._answer()
+        except BaseException:
+            if previous is not None:
+                self.state = previous
+            elif state.ply == ply:
+                state.undo()
+            raise
+
     # --- commands --------------------------------------------------------------
     def _start(self, argument: str) -> None:
-        size = parse_int(argument, "START size")
+        size = parse_int(argument, "START size", signed=False)
         self._new_board(size)
 
     def _rectstart(self, argument: str) -> None:
-        width, height = parse_xy(argument, "RECTSTART size")
+        width, height = parse_xy(argument, "RECTSTART size", signed=False)
         if width != height:
             raise ProtocolError(f"rectangular boards ({width}x{height}) are not supported")
         self._new_board(width)
@@ -380,78 +477,104 @@ class Brain:
 
     def _turn(self, argument: str) -> None:
         state = self._need_state()
-        point = self._point(argument)
-        try:
-            state.play(point)
-        except IllegalMoveError as error:
-            raise ProtocolError(f"TURN {argument}: {error}") from None
-        self._answer()
+        point = self._point(argument, "TURN")
+        reason = why_not_playable(state, point)
+        if reason is not None:
+            x, y = state.xy(point)
+            raise ProtocolError(f"TURN {x},{y}: {reason}")
+        state.play(point)
+        self._answer_or_restore(None, state)
 
     def _takeback(self, argument: str) -> None:
         state = self._need_state()
-        point = self._point(argument)
+        point = self._point(argument, "TAKEBACK")
+        x, y = state.xy(point)
         if state.last_move != point:
-            x, y = state.xy(point)
             raise ProtocolError(f"{x},{y} is not the last move played")
+        if state.ply <= state.setup_stones:
+            raise ProtocolError(f"{x},{y} was set up by BOARD, not played: it cannot be taken back")
         state.undo()
         self.send("OK")
 
     def _board(self, argument: str) -> None:
         self._need_state()
+        self._board_command = "BOARD"
+        self._board_lines = []
+
+    def _yxboard(self, argument: str) -> None:
+        self._need_state()
+        self._board_command = "YXBOARD"
         self._board_lines = []
 
     def _board_done(self, argument: str) -> None:
         lines, self._board_lines = self._board_lines or [], None
+        command = self._board_command
+        rebuilt = self._set_up(command, lines)
+        if command == "YXBOARD":
+            self.state = rebuilt
+            return
+        self._answer_or_restore(self._need_state(), rebuilt)
+
+    def _set_up(self, command: str, lines: list[str]) -> Gomoku:
+        """The position the ``x,y,field`` lines describe, the brain to move (see the module doc)."""
         state = self._need_state()
         own: list[Move] = []
         opponent: list[Move] = []
         seen: set[Move] = set()
+        first_field = FIELD_OWN  # on an empty board the brain is black
         for line in lines:
             parts = line.split(",")
+            what = f"{command} line {quote(line)}"
             if len(parts) != 3:
-                raise ProtocolError(f"BOARD line {line!r}: expected x,y,field")
-            x, y = parse_xy(",".join(parts[:2]), f"BOARD line {line!r}")
-            field = parse_int(parts[2], f"BOARD line {line!r}")
+                raise ProtocolError(f"{what}: expected x,y,field")
+            x, y = parse_xy(",".join(parts[:2]), what)
+            field = parse_int(parts[2], what, signed=False)
             if not state.on_board(x, y):
-                raise ProtocolError(f"BOARD: {x},{y} is off the {state.size}x{state.size} board")
+                raise ProtocolError(
+                    f"{command}: {x},{y} is off the {state.size}x{state.size} board"
+                )
             if field == FIELD_CONTINUOUS:
-                raise ProtocolError("BOARD field 3 (continuous game) is not supported")
+                raise ProtocolError(f"{command} field 3 (continuous game) is not supported")
             if field not in (FIELD_OWN, FIELD_OPPONENT):
-                raise ProtocolError(f"BOARD line {line!r}: the field is 1 or 2, not {field}")
+                raise ProtocolError(f"{what}: the field is 1 or 2, not {field}")
             point = state.point(x, y)
             if point in seen:
-                raise ProtocolError(f"BOARD: {x},{y} is given twice")
+                raise ProtocolError(f"{command}: {x},{y} is given twice")
+            if not seen:
+                first_field = field
             seen.add(point)
             (own if field == FIELD_OWN else opponent).append(point)
-        if len(own) == len(opponent):
-            black, white = own, opponent
-        elif len(opponent) == len(own) + 1:
-            black, white = opponent, own
-        else:
-            raise ProtocolError(
-                f"BOARD: {len(own)} own and {len(opponent)} opponent stones cannot "
-                "come from alternating moves"
+        brain_is_black = first_field == FIELD_OWN
+        black, white = (own, opponent) if brain_is_black else (opponent, own)
+        try:
+            rebuilt = Gomoku.from_position(
+                black, white, 0 if brain_is_black else 1, size=state.size, rule=self.rule
             )
-        rebuilt = Gomoku(state.size, self.rule)
-        for index in range(len(black) + len(white)):
-            point = (black if index % 2 == 0 else white)[index // 2]
-            try:
-                rebuilt.play(point)
-            except IllegalMoveError as error:
-                raise ProtocolError(f"BOARD: {error}") from None
-        self.state = rebuilt
-        self._answer()
+        except IllegalMoveError:
+            raise ProtocolError(f"{command}: both sides have five in a row") from None
+        outcome = rebuilt.outcome()
+        if outcome is not None and outcome.winner is not None:
+            ends = " to ".join(
+                "{},{}".format(*rebuilt.xy(p)) for p in (outcome.line[0], outcome.line[-1])
+            )
+            side = "the brain" if (outcome.winner == 0) == brain_is_black else "the opponent"
+            raise ProtocolError(
+                f"{command}: {side} already has five in a row ({ends}): the game is over"
+            )
+        return rebuilt
 
     def _info(self, argument: str) -> None:
         key, _, value = argument.partition(" ")
         key = key.lower()
-        value = value.strip()
+        value = value.strip(ASCII_SPACE)
         if key == "folder":
             self.folder = value
             return
         if key not in INTEGER_INFO_KEYS:
             return  # unknown keys are ignored, as the protocol asks
         number = parse_int(value, f"INFO {key}")
+        if key in TIME_INFO_KEYS:
+            number = clamp_ms(number)
         if key == "timeout_turn":
             self.clock.timeout_turn_ms = max(0, number)
         elif key == "timeout_match":
@@ -467,14 +590,26 @@ class Brain:
         # max_memory and game_type are accepted and not used
 
     def _set_rule(self, rule: Rule) -> None:
-        if self.state is not None and rule is not self.state.rule:
-            try:
-                self.state = Gomoku.from_moves(self.state.moves, size=self.state.size, rule=rule)
-            except IllegalMoveError as error:
-                raise ProtocolError(
-                    f"the position is not legal under {rule.value}: {error}"
-                ) from None
+        """Take ``rule`` for this game and the next ones.
+
+        The stones on the board stay, placed anew under the rule (as ``BOARD``
+        places them): moves played before cannot be taken back afterwards.
+        """
         self.rule = rule
+        state = self.state
+        if state is None or rule is state.rule:
+            return
+        black = [p for p in state.moves if state.board[p] == BLACK_STONE]
+        white = [p for p in state.moves if state.board[p] == WHITE_STONE]
+        try:
+            self.state = Gomoku.from_position(
+                black, white, state.to_move, size=state.size, rule=rule
+            )
+        except IllegalMoveError:
+            raise ProtocolError(
+                f"rule {rule.value}: both sides would have five in a row on this board, "
+                "which keeps its old rule until RESTART, START or BOARD"
+            ) from None
 
     def _about(self, argument: str) -> None:
         self.send(", ".join(f'{key}="{value}"' for key, value in ABOUT_FIELDS.items()))
@@ -516,16 +651,48 @@ class Brain:
             )
 
 
-def line_writer(stream: TextIO) -> Callable[[str], None]:
-    """A ``send`` that writes one line and flushes at once, from any thread."""
-    lock = threading.Lock()
+class LineWriter:
+    """A ``send`` that writes one line and flushes at once, from any thread.
 
-    def send(line: str) -> None:
-        with lock:
-            stream.write(line + "\n")
-            stream.flush()
+    When the output is gone (the reader closed the pipe, stdout is closed or
+    missing) the line is dropped and ``closed`` is set; ``failure`` keeps an error
+    worth reporting (not a closed pipe, which is how a reader says it is done).
+    """
 
-    return send
+    def __init__(self, stream: TextIO | None) -> None:
+        self.stream = stream
+        self.closed = threading.Event()
+        self.failure: OSError | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, line: str) -> None:
+        with self._lock:
+            if self.closed.is_set():
+                return
+            if self.stream is None:
+                self.closed.set()
+                return
+            try:
+                self.stream.write(line + "\n")
+                self.stream.flush()
+            except BrokenPipeError:
+                self._close()
+            except ValueError:  # the stream was closed
+                self._close()
+            except OSError as error:
+                self.failure = error
+                self._close()
+
+    def _close(self) -> None:
+        """Stop writing; point the descriptor at /dev/null so exiting does not flush into it."""
+        self.closed.set()
+        try:
+            assert self.stream is not None
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AssertionError):
+            pass  # not a real file (a test's buffer), or already gone
 
 
 def serve(
@@ -533,11 +700,16 @@ def serve(
     *,
     debug: bool = False,
     seed: int | None = None,
-    stdin: TextIO | None = None,
+    stdin: BinaryIO | TextIO | None = None,
     stdout: TextIO | None = None,
 ) -> int:
-    """Run a brain on stdin/stdout until ``END`` or the end of input; the exit status."""
-    source = stdin or sys.stdin
+    """Run a brain on stdin/stdout until ``END``, the end of input or of output; the exit status.
+
+    stdin is read as bytes (so a line that is not UTF-8 is answered, not fatal).
+    """
+    source: BinaryIO | TextIO | None = stdin
+    if source is None and sys.stdin is not None:
+        source = sys.stdin.buffer
     chosen = level or default_level()
     if chosen not in LEVELS[GAME]:
         raise ValueError(f"gomoku has no level {chosen!r}: choose {', '.join(LEVELS[GAME])}")
@@ -545,11 +717,19 @@ def serve(
     def build() -> AIPlayer:
         return make_player(GAME, chosen, seed)
 
-    brain = Brain(build, line_writer(stdout or sys.stdout), debug=debug)
-    while True:
+    writer = LineWriter(stdout if stdout is not None else sys.stdout)
+    brain = Brain(build, writer, debug=debug)
+    while source is not None and not writer.closed.is_set():
         line = source.readline()
-        if not line or not brain.handle(line):
-            return 0
+        if not line:
+            break
+        alive = brain.handle_bytes(line) if isinstance(line, bytes) else brain.handle(line)
+        if not alive:
+            break
+    if writer.failure is not None:
+        print(f"abgames pbrain: cannot write the replies: {writer.failure}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

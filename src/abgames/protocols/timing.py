@@ -2,10 +2,12 @@
 
 Managers give an engine ``timeout_turn`` (per move) and ``timeout_match`` /
 ``time_left`` (for the whole game), all in milliseconds; ``timeout_match`` 0 means
-the game has no overall limit. ``TimeControl.move_limit_seconds`` is the time by
-which the answer must be written (both limits, minus a margin for process and pipe
-latency); ``TimeControl.think_seconds`` is the share of it the search is given, so a
-search that overruns its budget a little still answers in time.
+the game has no overall limit, but a ``time_left`` once given binds whatever
+``timeout_match`` says (a manager that sends it means it).
+``TimeControl.move_limit_seconds`` is the time by which the answer must be written
+(both limits, minus a margin for process and pipe latency);
+``TimeControl.think_seconds`` is the share of it the search is given, so a search
+that overruns its budget a little still answers in time.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ DEFAULT_TURN_MS = 5_000
 class TimeControl:
     """The clock of one side: limits in milliseconds (``timeout_match_ms`` 0 = unlimited).
 
-    ``time_left_ms`` is what remains of the match time (``None``: all of it).
+    ``time_left_ms`` is what remains of the match time (``None``: all of it, or
+    no limit when ``timeout_match_ms`` is 0); when given, it binds.
     """
 
     timeout_turn_ms: int = DEFAULT_TURN_MS
@@ -36,12 +39,16 @@ class TimeControl:
     time_left_ms: int | None = None
 
     def remaining_match_ms(self) -> int | None:
-        """Match time left, or ``None`` when the game has no overall limit."""
+        """Match time left, or ``None`` when the game has no overall limit.
+
+        ``time_left_ms`` when it was given (even with ``timeout_match_ms`` 0),
+        else ``timeout_match_ms`` when there is a match limit.
+        """
+        if self.time_left_ms is not None:
+            return self.time_left_ms
         if self.timeout_match_ms <= 0:
             return None
-        if self.time_left_ms is None:
-            return self.timeout_match_ms
-        return self.time_left_ms
+        return self.timeout_match_ms
 
     def move_limit_seconds(self, own_moves_played: int = 0) -> float:
         """Seconds by which this move's answer must be written (never negative).

@@ -180,8 +180,10 @@ class AlphaBeta:
         best_move = moves[0]
         best_pv: list[Move] = [best_move]
         root_scores: dict[Move, int] = {}
+        heuristic: set[Move] = set()
         self._partial = {}
         for move in moves:
+            horizon_before_move = self._horizon_leaves
             state.play(move)
             if self.options.exact_root:
                 score = -self._negamax(state, depth - 1, -INFINITY, INFINITY, 1)
@@ -189,13 +191,19 @@ class AlphaBeta:
                 score = -self._negamax(state, depth - 1, -INFINITY, -alpha, 1)
             state.undo()
             root_scores[move] = score
+            if self._horizon_leaves != horizon_before_move and not scores.is_decisive(score):
+                heuristic.add(move)
             self._partial[move] = score
             if score > alpha:
                 alpha = score
                 best_move = move
                 best_pv = [move, *self._pv.get(1, [])]
-        if self.options.seed is not None and self.options.exact_root:
+        if self.options.seed is not None:
             equals = [m for m in moves if root_scores[m] == alpha]
+            if not self.options.exact_root:  # a tie may be an upper bound: check it
+                equals = [
+                    m for m in equals if m == best_move or self._scores(state, m, depth, alpha)
+                ]
             best_move = self._rng.choice(equals)
             if best_move != best_pv[0]:
                 best_pv = [best_move]
@@ -216,10 +224,18 @@ class AlphaBeta:
             pv=tuple(best_pv),
             root_scores=root_scores,
             root_scores_exact=self.options.exact_root,
+            heuristic_moves=frozenset(heuristic),
             cutoffs=self.cutoffs,
             tt_hits=self.tt_hits,
             solved=solved,
         )
+
+    def _scores(self, state: GameState, move: Move, depth: int, score: int) -> bool:
+        """Whether root ``move`` scores exactly ``score`` (a narrow-window search)."""
+        state.play(move)
+        found = -self._negamax(state, depth - 1, -(score + 1), -(score - 1), 1)
+        state.undo()  # (an abort unwinds through ``search``, which restores the state)
+        return found == score
 
     def _extend_from_table(self, state: GameState, pv: list[Move], depth: int) -> list[Move]:
         """``pv`` lengthened with the table's best moves where cut-offs left it short."""
