@@ -548,6 +548,15 @@ CORRUPT_SAVES = {
         ' "options": {"width": "seven"}, "moves": [],'
         ' "players": ["human", "ai"], "levels": [null, "easy"]}'
     ),
+    "a list as a level": (
+        '{"format": "abgames-game", "version": 1, "game": "connect4", "options": {},'
+        ' "moves": [], "players": ["human", "ai"], "levels": [null, [1]]}'
+    ),
+    "a list as the game": (
+        '{"format": "abgames-game", "version": 1, "game": ["connect4"], "options": {},'
+        ' "moves": [], "players": ["human", "ai"], "levels": [null, "easy"]}'
+    ),
+    "deeply nested brackets": "[" * 200_000 + "]" * 200_000,
     "an illegal move": (
         '{"format": "abgames-game", "version": 1, "game": "connect4", "options": {},'
         ' "moves": ["9"], "players": ["human", "ai"], "levels": [null, "easy"]}'
