@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import itertools
 import multiprocessing
+import os
 import threading
 import traceback
 from collections import OrderedDict, deque
@@ -36,8 +37,12 @@ from typing import Any
 
 from abgames.search.result import SearchResult
 
-#: Players kept warm in each worker (their tables are reused between searches).
-PLAYER_CACHE_SIZE = 16
+#: Players kept warm in each worker (their tables are reused between searches); a Gomoku
+#: engine holds about 20 MB, so this bounds a worker's memory.
+PLAYER_CACHE_SIZE = 6
+#: Workers search at a lower priority than the server, so that reading a game or
+#: playing a move stays quick while every core searches.
+WORKER_NICENESS = 5
 #: How long ``close`` waits for a worker to exit before killing it (seconds).
 WORKER_EXIT_WAIT_S = 2.0
 
@@ -111,6 +116,8 @@ def worker_main(
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
     from abgames.ai.player import AIPlayer
     from abgames.match import HUMAN, Match
 
@@ -298,6 +305,11 @@ class SearchPool:
     def waiting(self) -> int:
         """Jobs in the queue (not yet on a worker)."""
         return len(self._queue)
+
+    @property
+    def ready(self) -> int:
+        """Workers that have warmed up and can search at full speed."""
+        return sum(1 for worker in self._workers if worker.ready and worker.alive)
 
     @property
     def running(self) -> int:

@@ -309,8 +309,13 @@ class GameService:
         return live, secret
 
     # --- reading ---------------------------------------------------------------
+    async def snapshot(self, live: LiveGame) -> dict[str, Any]:
+        """The state once no change is half-written (a move waiting for its commit)."""
+        async with live.lock:
+            return self.state(live)
+
     def state(self, live: LiveGame) -> dict[str, Any]:
-        """The ``State`` of docs/web.md."""
+        """The ``State`` of docs/web.md; call it while no change is in progress."""
         match = live.match
         state = match.state
         stored = live.stored
@@ -593,7 +598,7 @@ class GameService:
 
         def on_queued(position: int) -> None:
             if position == 0:  # the search has started
-                self.publish(live, "state", self.state(live))
+                self._publish_state(live)
             else:
                 self.publish(live, "queued", {"position": position})
 
@@ -618,7 +623,7 @@ class GameService:
         if purpose == MOVE:
             live.step_once = False
             live.message = None  # a note about an earlier failed or delayed search
-        self.publish(live, "state", self.state(live))
+        self._publish_state(live)
 
     async def _finished(
         self,
@@ -641,7 +646,7 @@ class GameService:
                 live.hint, live.hint_ply = analysis, base.ply
             if future is not None and not future.done():
                 future.set_result(analysis)
-            self.publish(live, "state", self.state(live))
+            self._publish_state(live)
             return
         async with live.lock:
             if live.stored.version != version or not live.match.ai_to_move:
@@ -681,6 +686,11 @@ class GameService:
         live.timer = asyncio.get_running_loop().call_later(delay_s, wake)
 
     # --- events ----------------------------------------------------------------
+    def _publish_state(self, live: LiveGame) -> None:
+        """Send the state, unless a change is being written (its commit will send it)."""
+        if live.subscribers and not live.lock.locked():
+            self.publish(live, "state", self.state(live))
+
     def publish(self, live: LiveGame, kind: str, data: Any) -> None:
         for queue in live.subscribers:
             if kind == "progress" and queue.qsize() > MAX_PENDING_PROGRESS:
@@ -712,4 +722,3 @@ class GameService:
         if live.subscribers or live.last_seen > left_at:
             return
         self._forget_search(live, "the page went away")
-        self.publish(live, "state", self.state(live))
