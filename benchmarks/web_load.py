@@ -58,7 +58,7 @@ class Figures:
     games_finished: int = 0
     ai_moves: int = 0
     lost_moves: int = 0
-    memory_mb: list[tuple[float, float]] = field(default_factory=list)
+    memory_mb: list[tuple[float, float, float]] = field(default_factory=list)
 
 
 def free_port() -> int:
@@ -69,18 +69,22 @@ def free_port() -> int:
 
 
 def rss_mb(pid: int) -> float:
-    """Resident memory of ``pid`` and its children (the workers), in MB."""
-    total_kb = 0
-    pids = [pid]
+    """Resident memory of process ``pid`` in MB (0 if it is gone)."""
     with contextlib.suppress(OSError):
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        pids += [int(child) for child in children]
-    for each in pids:
-        with contextlib.suppress(OSError):
-            for line in Path(f"/proc/{each}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total_kb += int(line.split()[1])
-    return total_kb / 1024
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def memory_mb(pid: int) -> tuple[float, float]:
+    """(server, its children together: the workers) resident memory in MB."""
+    children: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            text = (task / "children").read_text()
+            children += [int(child) for child in text.split()]
+    return rss_mb(pid), sum(rss_mb(child) for child in children)
 
 
 def choose_move(state: dict[str, Any], rng: random.Random) -> int:
@@ -186,9 +190,9 @@ async def play_games(number: int, base: str, deadline: float, figures: Figures, 
 
 async def sample_memory(pid: int, deadline: float, figures: Figures, started: float) -> None:
     while time.monotonic() < deadline:
-        figures.memory_mb.append((time.monotonic() - started, rss_mb(pid)))
+        figures.memory_mb.append((time.monotonic() - started, *memory_mb(pid)))
         await asyncio.sleep(MEMORY_EVERY_S)
-    figures.memory_mb.append((time.monotonic() - started, rss_mb(pid)))
+    figures.memory_mb.append((time.monotonic() - started, *memory_mb(pid)))
 
 
 async def wait_until_ready(base: str, server: subprocess.Popen[bytes]) -> dict[str, Any]:
@@ -266,13 +270,12 @@ def report(
     for error in figures.errors[:10]:
         print(f"  {error}")
     if figures.memory_mb:
+        step = max(1, len(figures.memory_mb) // 8)
         samples = ", ".join(
-            f"{t:.0f}s {mb:.0f}"
-            for t, mb in figures.memory_mb[:: max(1, len(figures.memory_mb) // 8)]
+            f"{t:.0f}s {server:.0f}+{workers:.0f}"
+            for t, server, workers in [*figures.memory_mb[:-1:step], figures.memory_mb[-1]]
         )
-        print(
-            f"server memory MB (server + workers): {samples}; last {figures.memory_mb[-1][1]:.0f}"
-        )
+        print(f"memory MB (server + workers): {samples}")
 
 
 def main() -> int:

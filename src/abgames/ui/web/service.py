@@ -407,7 +407,7 @@ class GameService:
         del analyses[match.state.ply :]
         analyses.extend([None] * (match.state.ply - len(analyses)))
         new = old.changed(**changes)
-        written = await asyncio.to_thread(self.store.update, new, expected_version=old.version)
+        written = await asyncio.to_thread(self.store.update, old, new)
         if not written:
             # Another server changed the game: take its version and refuse this change.
             fresh = await asyncio.to_thread(self.store.get, live.id)
