@@ -52,6 +52,7 @@ REQUEST_TIMEOUT_S = 30.0
 @dataclass
 class Figures:
     latencies_ms: list[float] = field(default_factory=list)
+    server_ms: list[float] = field(default_factory=list)
     requests: int = 0
     errors: list[str] = field(default_factory=list)
     games_started: int = 0
@@ -116,6 +117,9 @@ async def timed(
     start = time.perf_counter()
     response = await client.request(method, url, **kwargs)
     figures.latencies_ms.append((time.perf_counter() - start) * 1000)
+    timing = response.headers.get("server-timing", "")
+    if timing.startswith("app;dur="):
+        figures.server_ms.append(float(timing[len("app;dur=") :]))
     figures.requests += 1
     if response.status_code >= 400:
         figures.errors.append(
@@ -265,6 +269,12 @@ def report(
             f"p95 {percentile(latencies, 0.95):.1f}, p99 {percentile(latencies, 0.99):.1f}, "
             f"max {max(latencies):.1f}, "
             f"mean {statistics.fmean(latencies):.1f}"
+        )
+    if figures.server_ms:
+        server = figures.server_ms
+        print(
+            f"  of which in the app (Server-Timing) ms: p50 {percentile(server, 0.5):.1f}, "
+            f"p95 {percentile(server, 0.95):.1f}, p99 {percentile(server, 0.99):.1f}"
         )
     print(f"errors {len(figures.errors)}, lost moves {figures.lost_moves}")
     for error in figures.errors[:10]:

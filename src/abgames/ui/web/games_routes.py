@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from abgames.ui.web.models import Analysis, ControlRequest, Created, CreateGame, MoveRequest, State
 from abgames.ui.web.service import BadInput, GameService, LiveGame, NotFound
@@ -20,6 +20,7 @@ PING_S = 15.0
 #: What a game id looks like (``secrets.token_urlsafe``); anything else is unknown.
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 MAX_SECRET = 100
+JSON = "application/json"
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -73,22 +74,22 @@ async def import_game(request: Request, service: Service) -> JSONResponse:
 
 
 @router.get("/{game_id}", response_model=State, summary="The game's state")
-async def read_game(live: Game, service: Service) -> JSONResponse:
+async def read_game(live: Game, service: Service) -> Response:
     await service.touch(live)
-    return JSONResponse(await service.snapshot(live))
+    return Response(await service.snapshot_json(live), media_type=JSON)
 
 
 @router.post("/{game_id}/moves", response_model=State, summary="Play a move")
-async def play_move(body: MoveRequest, live: Game, service: Service) -> JSONResponse:
+async def play_move(body: MoveRequest, live: Game, service: Service) -> Response:
     """A human's move; the AI's reply, if any, starts in the background (follow /events)."""
     await service.play(live, body.move, body.version)
-    return JSONResponse(await service.snapshot(live))
+    return Response(await service.snapshot_json(live), media_type=JSON)
 
 
 @router.post("/{game_id}/undo", response_model=State, summary="Take back a turn")
-async def undo(live: Game, service: Service) -> JSONResponse:
+async def undo(live: Game, service: Service) -> Response:
     await service.undo(live)
-    return JSONResponse(await service.snapshot(live))
+    return Response(await service.snapshot_json(live), media_type=JSON)
 
 
 @router.post("/{game_id}/hint", response_model=Analysis, summary="Suggest a move")
@@ -97,22 +98,22 @@ async def hint(live: Game, service: Service) -> JSONResponse:
 
 
 @router.post("/{game_id}/move-now", response_model=State, summary="Stop the AI's search")
-async def move_now(live: Game, service: Service) -> JSONResponse:
+async def move_now(live: Game, service: Service) -> Response:
     """The running search ends soon and plays its best move so far."""
     await service.move_now(live)
-    return JSONResponse(await service.snapshot(live))
+    return Response(await service.snapshot_json(live), media_type=JSON)
 
 
 @router.post("/{game_id}/new", response_model=State, summary="Start over")
-async def new_game(live: Game, service: Service) -> JSONResponse:
+async def new_game(live: Game, service: Service) -> Response:
     await service.restart(live)
-    return JSONResponse(await service.snapshot(live))
+    return Response(await service.snapshot_json(live), media_type=JSON)
 
 
 @router.post("/{game_id}/control", response_model=State, summary="AI vs AI: pause, step")
-async def control(body: ControlRequest, live: Game, service: Service) -> JSONResponse:
+async def control(body: ControlRequest, live: Game, service: Service) -> Response:
     await service.control(live, body.action, body.delay_ms)
-    return JSONResponse(await service.snapshot(live))
+    return Response(await service.snapshot_json(live), media_type=JSON)
 
 
 @router.get("/{game_id}/record", summary="Download the save file")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import secrets
 import time
 from collections import OrderedDict
@@ -186,6 +187,7 @@ class LiveGame:
     timer: asyncio.TimerHandle | None = None
     orphan_timer: asyncio.TimerHandle | None = None
     board_cache: tuple[int, dict[str, Any]] | None = None
+    json_cache: tuple[tuple[Any, ...], bytes] | None = None
 
     @property
     def id(self) -> str:
@@ -313,6 +315,22 @@ class GameService:
         """The state once no change is half-written (a move waiting for its commit)."""
         async with live.lock:
             return self.state(live)
+
+    async def snapshot_json(self, live: LiveGame) -> bytes:
+        """``snapshot`` as JSON, reused while nothing it shows has changed (polling is cheap)."""
+        async with live.lock:
+            key = (
+                live.stored.version,
+                self._status(live),
+                self.pool.position(live.id),
+                live.message,
+                live.hint_ply,
+                id(live.hint),
+            )
+            if live.json_cache is None or live.json_cache[0] != key:
+                body = json.dumps(self.state(live), separators=(",", ":")).encode()
+                live.json_cache = (key, body)
+            return live.json_cache[1]
 
     def state(self, live: LiveGame) -> dict[str, Any]:
         """The ``State`` of docs/web.md; call it while no change is in progress."""
