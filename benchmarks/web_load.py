@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
 import socket
@@ -55,6 +56,7 @@ class Figures:
     latencies_ms: list[float] = field(default_factory=list)
     server_ms: list[float] = field(default_factory=list)
     by_kind: dict[str, list[float]] = field(default_factory=dict)
+    probe_ms: list[float] = field(default_factory=list)
     requests: int = 0
     errors: list[str] = field(default_factory=list)
     games_started: int = 0
@@ -237,6 +239,27 @@ async def wait_until_ready(base: str, server: subprocess.Popen[bytes]) -> dict[s
             await asyncio.sleep(0.2)
 
 
+#: A separate process that reads one Gomoku game's state every PROBE_EVERY_S seconds
+#: and prints the latencies: the server as a client with a CPU of its own sees it.
+PROBE_EVERY_S = 0.25
+PROBE = """
+import json, sys, time, httpx
+base, seconds, every = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+with httpx.Client(base_url=base, timeout=30) as http:
+    created = http.post("/api/games", json={"game": "gomoku", "mode": "human-human"}).json()
+    url, headers = "/api/games/" + created["id"], {"X-Game-Secret": created["secret"]}
+    for move in ("h8", "h9", "i8", "g7", "j9", "j7"):
+        http.post(url + "/moves", json={"move": move}, headers=headers)
+    latencies, end = [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        start = time.perf_counter()
+        http.get(url, headers=headers)
+        latencies.append((time.perf_counter() - start) * 1000)
+        time.sleep(every)
+print(json.dumps(latencies))
+"""
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
@@ -261,6 +284,11 @@ async def run(args: argparse.Namespace) -> int:
                 flush=True,
             )
             figures = Figures()
+            probe = subprocess.Popen(
+                [sys.executable, "-c", PROBE, base, str(args.duration), str(PROBE_EVERY_S)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
             started = time.monotonic()
             deadline = started + args.duration
             # One client for every player (as many connections as they need): making
@@ -275,6 +303,8 @@ async def run(args: argparse.Namespace) -> int:
                 ]
                 await asyncio.gather(sample_memory(server.pid, deadline, figures, started), *tasks)
             elapsed = time.monotonic() - started
+            probe_out, _ = probe.communicate(timeout=60)
+            figures.probe_ms = json.loads(probe_out or "[]")
             async with httpx.AsyncClient(base_url=base) as client:
                 health = (await client.get("/api/health")).json()
         finally:
@@ -308,6 +338,13 @@ def report(
         print(
             f"  {kind}: {len(values)} requests, p50 {percentile(values, 0.5):.1f}, "
             f"p95 {percentile(values, 0.95):.1f} ms"
+        )
+    if figures.probe_ms:
+        probe = figures.probe_ms
+        print(
+            f"  a separate probe process reading a game's state: {len(probe)} requests, "
+            f"p50 {percentile(probe, 0.5):.1f}, p95 {percentile(probe, 0.95):.1f}, "
+            f"p99 {percentile(probe, 0.99):.1f} ms"
         )
     if figures.server_ms:
         server = figures.server_ms

@@ -59,6 +59,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         )
         await pool.start()
         service = GameService(store, pool, orphan_grace_s=chosen.orphan_grace_s)
+        service.start()
         app.state.service = service
         # What is loaded by now lives as long as the server: keep it out of the
         # collector's full passes, which would otherwise pause every request.

@@ -18,10 +18,9 @@ import json
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS, UnknownLevelError
 from abgames.ai.player import AIPlayer
@@ -30,9 +29,8 @@ from abgames.match import AI, HUMAN, Match, SaveFileError, Seat, new_state, seat
 from abgames.search.result import SearchResult
 from abgames.ui.web import views
 from abgames.ui.web.pool import QueueFullError, SearchJob, SearchPool
-from abgames.ui.web.store import GameStore, StoredGame, hash_secret
-
-T = TypeVar("T")
+from abgames.ui.web.store import GameStore, Insert, StoredGame, Update, hash_secret
+from abgames.ui.web.writer import GroupWriter
 
 #: Bytes of randomness in a game id (at least 128 bits) and in its secret.
 ID_BYTES = 18
@@ -208,13 +206,13 @@ class GameService:
         self.orphan_grace_s = orphan_grace_s
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
-        # Every write goes through one thread: writers never wait on each other's
-        # SQLite lock (whose busy handler sleeps), reads run on any thread (WAL).
-        self._writer = ThreadPoolExecutor(1, thread_name_prefix="abgames-db-writer")
+        # Every write goes through one thread, many per commit; reads run on any
+        # thread (WAL lets them).
+        self.writer = GroupWriter(store)
         self.ai_moves = 0  # AI moves played since start (for the load benchmark)
 
-    async def _write(self, call: Callable[..., T], *args: Any) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._writer, call, *args)
+    def start(self) -> None:
+        self.writer.start()
 
     async def close(self) -> None:
         for live in self._live.values():
@@ -226,7 +224,7 @@ class GameService:
         for task in list(self._tasks):
             task.cancel()
         self._live.clear()
-        self._writer.shutdown(wait=True)
+        await self.writer.close()
 
     # --- finding games ---------------------------------------------------------
     async def get(self, game_id: str) -> LiveGame:
@@ -314,7 +312,7 @@ class GameService:
             analyses=[None] * match.state.ply,
             version=1,
         )
-        await self._write(self.store.insert, stored)
+        await self.writer.write(Insert(stored))
         live = LiveGame(stored, match)
         self._remember(live)
         self.ensure_ai(live)
@@ -435,7 +433,7 @@ class GameService:
         del analyses[match.state.ply :]
         analyses.extend([None] * (match.state.ply - len(analyses)))
         new = old.changed(**changes)
-        written = await self._write(self.store.update, old, new)
+        written = await self.writer.write(Update(old, new))
         if not written:
             # Another server changed the game: take its version and refuse this change.
             fresh = await asyncio.to_thread(self.store.get, live.id)

@@ -92,6 +92,30 @@ class StoredGame:
         return replace(self, version=self.version + 1, **changes)
 
 
+@dataclass(frozen=True)
+class Insert:
+    """A write: add ``game``."""
+
+    game: StoredGame
+
+    def apply(self, store: GameStore, db: sqlite3.Connection, now: float) -> bool:
+        return store._insert(db, self.game, now)
+
+
+@dataclass(frozen=True)
+class Update:
+    """A write: replace ``old`` by ``new`` if the stored version is still ``old``'s."""
+
+    old: StoredGame
+    new: StoredGame
+
+    def apply(self, store: GameStore, db: sqlite3.Connection, now: float) -> bool:
+        return store._update(db, self.old, self.new, now)
+
+
+Write = Insert | Update
+
+
 class GameStore:
     """Games in one SQLite file. Safe to call from any thread (each has its own connection)."""
 
@@ -154,18 +178,48 @@ class GameStore:
 
     # --- games -----------------------------------------------------------------
     def insert(self, game: StoredGame) -> None:
-        now = time.time()
+        """Add a new game (one transaction)."""
+        self.write_batch([Insert(game)])
+
+    def update(self, old: StoredGame, new: StoredGame) -> bool:
+        """Write ``new`` over ``old`` if the stored version is still ``old``'s; whether it was.
+
+        Only the analyses that differ from ``old``'s (by identity) are written.
+        """
+        (result,) = self.write_batch([Update(old, new)])
+        if isinstance(result, BaseException):
+            raise result
+        return bool(result)
+
+    def write_batch(self, writes: list[Write]) -> list[bool | Exception]:
+        """Apply ``writes`` in one transaction (one commit), each in its own savepoint.
+
+        Returns, per write, whether it applied (an update whose version moved on did
+        not) or the exception it raised (that write alone is rolled back).
+        """
         db = self._connection()
+        now = time.time()
+        results: list[bool | Exception] = []
         db.execute("BEGIN IMMEDIATE")
         try:
-            self._insert_game(db, game, now)
-            self._write_analyses(db, game.id, 0, game.analyses)
+            for write in writes:
+                db.execute("SAVEPOINT one_write")
+                try:
+                    applied = write.apply(self, db, now)
+                except Exception as error:
+                    db.execute("ROLLBACK TO one_write")
+                    db.execute("RELEASE one_write")
+                    results.append(error)
+                    continue
+                db.execute("RELEASE one_write")
+                results.append(applied)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        return results
 
-    def _insert_game(self, db: sqlite3.Connection, game: StoredGame, now: float) -> None:
+    def _insert(self, db: sqlite3.Connection, game: StoredGame, now: float) -> bool:
         db.execute(
             "INSERT INTO games (id, secret_hash, mode, first, level, seed, record, analyses, "
             "version, paused, delay_ms, created, updated) "
@@ -186,6 +240,33 @@ class GameStore:
                 now,
             ),
         )
+        self._write_analyses(db, game.id, 0, game.analyses)
+        return True
+
+    def _update(self, db: sqlite3.Connection, old: StoredGame, new: StoredGame, now: float) -> bool:
+        cursor = db.execute(
+            "UPDATE games SET record = ?, version = ?, paused = ?, delay_ms = ?, "
+            "updated = ? WHERE id = ? AND version = ?",
+            (
+                json.dumps(new.record),
+                new.version,
+                int(new.paused),
+                new.delay_ms,
+                now,
+                new.id,
+                old.version,
+            ),
+        )
+        if cursor.rowcount != 1:
+            return False
+        same = 0
+        for before, after in zip(old.analyses, new.analyses, strict=False):
+            if before is not after:
+                break
+            same += 1
+        if same != len(old.analyses) or same != len(new.analyses):
+            self._write_analyses(db, new.id, same, new.analyses)
+        return True
 
     def _write_analyses(
         self,
@@ -204,43 +285,6 @@ class GameStore:
                 if entry is not None
             ],
         )
-
-    def update(self, old: StoredGame, new: StoredGame) -> bool:
-        """Write ``new`` over ``old`` if the stored version is still ``old``'s; whether it was.
-
-        Only the analyses that differ from ``old``'s (by identity) are written.
-        """
-        db = self._connection()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            cursor = db.execute(
-                "UPDATE games SET record = ?, version = ?, paused = ?, delay_ms = ?, "
-                "updated = ? WHERE id = ? AND version = ?",
-                (
-                    json.dumps(new.record),
-                    new.version,
-                    int(new.paused),
-                    new.delay_ms,
-                    time.time(),
-                    new.id,
-                    old.version,
-                ),
-            )
-            if cursor.rowcount != 1:
-                db.execute("ROLLBACK")
-                return False
-            same = 0
-            for before, after in zip(old.analyses, new.analyses, strict=False):
-                if before is not after:
-                    break
-                same += 1
-            if same != len(old.analyses) or same != len(new.analyses):
-                self._write_analyses(db, new.id, same, new.analyses)
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        return True
 
     def get(self, game_id: str) -> StoredGame | None:
         row = (
