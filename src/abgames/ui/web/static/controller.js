@@ -249,6 +249,7 @@ class Controller {
     board.dataset.game = state.game;
     board.dataset.status = state.status;
     board.dataset.version = state.version;
+    board.dataset.moves = state.moves.length;
     $("#title").textContent = this.title();
     this.setStatus(this.statusText());
     this.drawProgress();

@@ -15,6 +15,10 @@ export function renderMoves(list, state) {
   list.replaceChildren();
   for (let index = 0; index < state.moves.length; index += 2) {
     const row = document.createElement("li");
+    const number = document.createElement("span");
+    number.className = "number";
+    number.textContent = `${index / 2 + 1}.`;
+    row.appendChild(number);
     for (const step of state.moves.slice(index, index + 2)) {
       const move = document.createElement("span");
       move.className = "move";
