@@ -86,7 +86,22 @@ def _warm_up() -> None:
                     pass
 
 
-def worker_main(tasks: Connection, results: Connection, warm: bool) -> None:
+def _load_factory(path: str | None) -> Callable[[str, str, int | None], Any]:
+    """``make_player``, or the ``"module:name"`` factory a test asked for."""
+    if path is None:
+        from abgames.ai.levels import make_player
+
+        return make_player
+    import importlib
+
+    module, _, name = path.partition(":")
+    factory: Callable[[str, str, int | None], Any] = getattr(importlib.import_module(module), name)
+    return factory
+
+
+def worker_main(
+    tasks: Connection, results: Connection, warm: bool, factory_path: str | None = None
+) -> None:
     """A worker process: searches one job at a time; a "stop" may arrive during a search.
 
     Messages in: ``("search", job_id, record, level, seed, stop_early)``,
@@ -96,10 +111,10 @@ def worker_main(tasks: Connection, results: Connection, warm: bool) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
-    from abgames.ai.levels import make_player
     from abgames.ai.player import AIPlayer
     from abgames.match import HUMAN, Match
 
+    make_player = _load_factory(factory_path)
     if warm:
         with contextlib.suppress(Exception):  # a cold kernel is slow, not wrong
             _warm_up()
@@ -193,12 +208,21 @@ class _Worker:
 class SearchPool:
     """``size`` worker processes and a queue of at most ``max_queue`` waiting jobs."""
 
-    def __init__(self, size: int = 2, max_queue: int = 200, *, warm: bool = True) -> None:
+    def __init__(
+        self,
+        size: int = 2,
+        max_queue: int = 200,
+        *,
+        warm: bool = True,
+        player_factory: str | None = None,
+    ) -> None:
+        """``player_factory``: ``"module:name"`` of a ``make_player`` stand-in (for tests)."""
         if size < 1:
             raise ValueError("the pool needs at least one worker")
         self.size = size
         self.max_queue = max_queue
         self.warm = warm
+        self.player_factory = player_factory
         self._context = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
         self._queue: deque[SearchJob] = deque()
@@ -219,7 +243,7 @@ class SearchPool:
         results_read, results_write = self._context.Pipe(duplex=False)
         process = self._context.Process(
             target=worker_main,
-            args=(tasks_read, results_write, self.warm),
+            args=(tasks_read, results_write, self.warm, self.player_factory),
             name="abgames-search",
             daemon=True,
         )

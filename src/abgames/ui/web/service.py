@@ -617,6 +617,7 @@ class GameService:
         self.pool.submit(job)
         if purpose == MOVE:
             live.step_once = False
+            live.message = None  # a note about an earlier failed or delayed search
         self.publish(live, "state", self.state(live))
 
     async def _finished(
