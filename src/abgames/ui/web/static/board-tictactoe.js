@@ -26,9 +26,9 @@ export function render(state, overlay) {
   const svg = svgRoot(side, side, "Tic-tac-toe board");
   const colours = THEME.players.tictactoe;
   el("rect", { x: MARGIN, y: MARGIN, width: SIZE * CELL, height: SIZE * CELL, fill: THEME.tttBackground, rx: 6 }, svg);
-  const heat = el("g", { class: "heat" }, svg);
   for (const entry of heatEntries(overlay.analysis)) {
     const [x, y] = centre(entry.move);
+    const heat = el("g", { class: "heat", "data-heat": entry.move }, svg);
     title(el("rect", { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, fill: pale(entry.colour) }, heat), entry.title);
     label(heat, x, y + 0.36 * CELL, entry.label, THEME.scoreFont * CELL, "#222222", { "font-weight": "bold" });
   }
