@@ -10,7 +10,10 @@ from page_support import after_reply, best_move, page_state, point, settle, star
 def test_a_whole_tictactoe_game_against_perfect_by_clicking_is_a_draw(new_page: Any) -> None:
     page = new_page()
     start_game(page, "tictactoe", mode="human-ai", first="human", level="perfect")
-    state = settle(page, 0)
+    settle(page, 0)
+    page.locator("#board").press("Enter")  # the keyboard cursor starts in the centre
+    state = after_reply(page, 0)
+    assert state["moves"][0]["text"] == "b2"
     while state["outcome"] is None:
         move = best_move(state, "perfect")
         page.click(f"#board rect[data-move='{move}']")
@@ -68,3 +71,19 @@ def test_a_renju_forbidden_point_is_marked_and_its_click_refused_with_the_reason
     # The marks can be hidden; the rule still holds (the server refuses the point).
     page.uncheck("#show-forbidden")
     assert page.locator("#board [data-forbidden]").count() == 0
+
+
+def test_a_full_connect_four_column_shows_no_hover_disc_and_is_refused(new_page: Any) -> None:
+    page = new_page()
+    start_game(page, "connect4", mode="human-human")
+    board = page.locator("#board")
+    assert page.locator("#board .column[data-move='0'] .hover-disc").count() == 1
+    for number in range(1, 7):
+        board.press("1")
+        settle(page, number)
+    assert page.locator("#board .column[data-move='0'] .hover-disc").count() == 0
+    assert page.locator("#board .hover-disc").count() == 6
+    board.press("1")
+    page.wait_for_selector("#notice:not([hidden])")
+    assert page.locator("#notice").inner_text() == "column 1 is full"
+    assert len(page_state(page)["moves"]) == 6

@@ -45,9 +45,6 @@ function gradients(svg) {
     const gradient = el("radialGradient", { id, cx: "35%", cy: "32%", r: "70%" }, defs);
     for (const [offset, colour] of colours) el("stop", { offset, "stop-color": colour }, gradient);
   }
-  const wood = el("linearGradient", { id: "wood", x1: "0", y1: "0", x2: "1", y2: "1" }, defs);
-  el("stop", { offset: "0%", "stop-color": "#e3bd6a" }, wood);
-  el("stop", { offset: "100%", "stop-color": THEME.wood }, wood);
 }
 
 export function render(state, overlay) {
@@ -56,7 +53,7 @@ export function render(state, overlay) {
   const side = span + 2 * MARGIN;
   const svg = svgRoot(side, side, `Gomoku board, ${size} by ${size}`);
   gradients(svg);
-  el("rect", { x: 2, y: 2, width: side - 4, height: side - 4, fill: "url(#wood)", stroke: THEME.woodEdge, "stroke-width": 4, rx: 10 }, svg);
+  el("rect", { x: 2, y: 2, width: side - 4, height: side - 4, fill: THEME.wood, stroke: THEME.woodEdge, "stroke-width": 4, rx: 10 }, svg);
   const grid = el("g", { stroke: THEME.gridLine, "stroke-linecap": "square" }, svg);
   for (let i = 0; i < size; i++) {
     const width = i === 0 || i === size - 1 ? 4 : 2;

@@ -49,18 +49,14 @@ class Controller {
     const board = $("#board");
     board.addEventListener("click", (event) => this.clicked(event));
     board.addEventListener("keydown", (event) => this.key(event));
-    board.addEventListener("pointerdown", () => {
-      if (this.keyboard) {
-        this.keyboard = false;
-        this.draw();
-      }
-    });
-    board.addEventListener("blur", () => {
-      if (this.keyboard) {
-        this.keyboard = false;
-        this.draw();
-      }
-    });
+    // The pointer hides the keyboard cursor without a redraw: replacing the SVG between
+    // pointerdown and click would lose the click.
+    const hideCursor = () => {
+      this.keyboard = false;
+      for (const mark of board.querySelectorAll(".cursor, .cursor-disc")) mark.remove();
+    };
+    board.addEventListener("pointerdown", hideCursor);
+    board.addEventListener("blur", hideCursor);
     $("#new-game").addEventListener("click", () => this.form && this.form.open(this.state));
     $("#restart").addEventListener("click", () => this.act(() => this.client.restart()));
     $("#undo").addEventListener("click", () => this.act(() => this.client.undo()));
@@ -78,6 +74,7 @@ class Controller {
       this.act(() => this.client.control(action));
     });
     $("#step").addEventListener("click", () => this.act(() => this.client.control("step")));
+    $("#speed").addEventListener("input", (event) => this.showSpeed(event.target.value));
     $("#speed").addEventListener("change", (event) => {
       const delay = Number.parseInt(event.target.value, 10);
       this.act(() => this.client.control(null, delay));
@@ -263,8 +260,8 @@ class Controller {
     if (!state) return;
     const thinking = state.status === "thinking" || this.hintPending;
     const who = this.hintPending && state.status !== "thinking"
-      ? "The hint"
-      : seatName(state, state.to_move);
+      ? "Hint search"
+      : `${seatName(state, state.to_move)} searching`;
     renderProgress($("#progress"), {
       status: thinking ? "thinking" : state.status,
       progress: this.progress,
@@ -341,11 +338,16 @@ class Controller {
       $("#pause").disabled = over;
       $("#step").disabled = !state.paused || over;
       const speed = $("#speed");
-      if (document.activeElement !== speed) speed.value = String(state.delay_ms ?? 400);
+      if (document.activeElement !== speed) speed.value = String(state.delay_ms ?? 0);
+      this.showSpeed(speed.value);
     }
     const gomokuGame = has && state.game === "gomoku";
     $("#numbers-toggle").hidden = !gomokuGame;
     $("#forbidden-toggle").hidden = !(gomokuGame && (state.options || {}).rule === "renju");
+  }
+
+  showSpeed(milliseconds) {
+    $("#speed-value").textContent = `${(Number(milliseconds) / 1000).toFixed(1)} s`;
   }
 
   // --- actions ---------------------------------------------------------------------

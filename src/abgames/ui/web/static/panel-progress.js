@@ -15,7 +15,7 @@ export function renderProgress(element, { status, progress, queuePosition, who }
   }
   element.hidden = false;
   if (!progress) {
-    element.textContent = `${who} is thinking…`;
+    element.textContent = `${who}…`;
     return;
   }
   const parts = [
@@ -27,5 +27,5 @@ export function renderProgress(element, { status, progress, queuePosition, who }
   if (progress.pv && progress.pv.length) {
     parts.push(`line ${progress.pv.map((step) => step.text).join(" ")}`);
   }
-  element.textContent = `${who} is thinking: ${parts.join(" · ")}`;
+  element.textContent = `${who}: ${parts.join(" · ")}`;
 }
