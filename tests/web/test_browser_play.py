@@ -33,10 +33,12 @@ def test_connect_four_won_against_easy_with_the_keyboard(new_page: Any) -> None:
     # The arrows move the cursor (drawn on the board) and Enter drops the disc there.
     board.press("ArrowLeft")
     assert page.locator("#board .cursor").count() == 1
+    assert page.locator("#cursor-info").inner_text() == "Cursor on column 3"
     board.press("ArrowRight")
     board.press("Enter")  # the cursor starts over the centre column
     state = after_reply(page, 0)
     assert state["moves"][0]["move"] == state["board"]["width"] // 2
+    assert page.locator("#board .drop animate").count() == 1  # the AI's disc falls
     while state["outcome"] is None:
         column = best_move(state, "hard")
         board.press(str(column + 1))

@@ -18,6 +18,10 @@ export function moveAt(state, cursor) {
   return cursor.x;
 }
 
+export function cursorName(state, cursor) {
+  return `column ${cursor.x + 1}`;
+}
+
 export function cursorOf(state, move) {
   return { x: move, y: 0 };
 }

@@ -30,6 +30,11 @@ export function moveAt(state, cursor) {
   return cursor.y * state.board.width + cursor.x;
 }
 
+/** The point's name as the coordinates around the board read: "h8". */
+export function cursorName(state, cursor) {
+  return `${LETTERS[cursor.x].toLowerCase()}${state.board.height - cursor.y}`;
+}
+
 export function cursorOf(state, move) {
   const size = state.board.width;
   return { x: move % size, y: Math.floor(move / size) };

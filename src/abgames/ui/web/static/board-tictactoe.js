@@ -16,6 +16,11 @@ export function moveAt(state, cursor) {
   return cursor.y * SIZE + cursor.x;
 }
 
+/** The cursor's place in words, as the board's columns and rows are read: "b2". */
+export function cursorName(state, cursor) {
+  return `${"abc"[cursor.x]}${cursor.y + 1}`;
+}
+
 /** The cursor on ``move``. */
 export function cursorOf(state, move) {
   return { x: move % SIZE, y: Math.floor(move / SIZE) };

@@ -14,6 +14,10 @@ import * as storage from "./storage.js";
 
 const VIEWS = { tictactoe, connect4, gomoku };
 const RECONNECT_MS = [500, 1000, 2000, 4000];
+// The pause between moves of a new AI-vs-AI game (the desktop's AI_AI_PAUSE_S).
+const AI_AI_DELAY_MS = 400;
+// Heat-map scores are written only in cells at least this wide (the desktop's rule).
+const MIN_SCORE_CELL_PX = 34;
 const $ = (selector) => document.querySelector(selector);
 
 class Controller {
@@ -56,6 +60,8 @@ class Controller {
       for (const mark of board.querySelectorAll(".cursor, .cursor-disc")) mark.remove();
     };
     board.addEventListener("pointerdown", hideCursor);
+    // Scores are written in the heat map only where a cell is big enough to read them.
+    new ResizeObserver(() => this.markCellSize()).observe(board);
     board.addEventListener("blur", hideCursor);
     $("#new-game").addEventListener("click", () => this.form && this.form.open(this.state));
     $("#restart").addEventListener("click", () => this.act(() => this.client.restart()));
@@ -127,7 +133,17 @@ class Controller {
   async create(settings) {
     const created = await createGame(settings);
     this.notice(null);
-    await this.open(new GameClient(created.id, created.secret), created.state);
+    const client = new GameClient(created.id, created.secret);
+    let state = created.state;
+    if (settings.mode === "ai-ai" && !state.delay_ms) {
+      // A watchable pace from the first moves (the server starts at full speed).
+      try {
+        state = await client.control(null, AI_AI_DELAY_MS);
+      } catch (error) {
+        // the game plays on at the server's pace
+      }
+    }
+    await this.open(client, state);
   }
 
   showEmpty() {
@@ -247,12 +263,20 @@ class Controller {
     board.dataset.status = state.status;
     board.dataset.version = state.version;
     board.dataset.moves = state.moves.length;
+    this.markCellSize();
     $("#title").textContent = this.title();
     this.setStatus(this.statusText());
     this.drawProgress();
     renderAnalysis($("#analysis"), state, $("#show-analysis").checked);
     renderMoves($("#move-list"), state);
     this.updateButtons();
+  }
+
+  markCellSize() {
+    const board = $("#board");
+    if (!this.state) return;
+    const cells = this.state.board.width + (this.state.game === "gomoku" ? 1.2 : 0.6);
+    board.classList.toggle("small-cells", board.clientWidth / cells < MIN_SCORE_CELL_PX);
   }
 
   drawProgress() {
@@ -405,6 +429,7 @@ class Controller {
       };
       this.keyboard = true;
       this.draw();
+      $("#cursor-info").textContent = `Cursor on ${view.cursorName(state, this.cursor)}`;
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       this.keyboard = true;
