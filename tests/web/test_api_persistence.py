@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -14,7 +15,7 @@ import httpx
 import pytest
 from api_support import SLOW_LEVEL, WAIT_S, client, create, free_port, wait_for
 
-from abgames.ui.web.store import SCHEMA_VERSION, GameStore
+from abgames.ui.web.store import MIGRATIONS, SCHEMA_VERSION, GameStore
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -101,3 +102,32 @@ def test_kill_9_right_after_a_move_is_answered_loses_nothing(tmp_path: Path) -> 
             server.stdout.close()
     stored = GameStore(db).get(game_id)
     assert stored is not None and stored.record["moves"] == ["h8", "h9", "j10"]
+
+
+def test_a_version_1_file_is_migrated_with_its_analyses(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    record = {
+        "format": "abgames-game",
+        "version": 1,
+        "game": "tictactoe",
+        "options": {},
+        "moves": ["b2", "a1"],
+        "players": ["human", "ai"],
+        "levels": [None, "perfect"],
+    }
+    analysis = {"move": 0, "text": "a1", "why": "O plays a1"}
+    with sqlite3.connect(db) as connection:
+        connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        connection.execute("INSERT INTO schema_version VALUES (1)")
+        connection.execute(MIGRATIONS[0])
+        connection.execute(
+            "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                *("g" * 24, "h", "human-ai", "human", "perfect", None, json.dumps(record)),
+                *(json.dumps([None, analysis]), 3, 0, 0, 0.0, 0.0),
+            ),
+        )
+    connection.close()
+    stored = GameStore(db).get("g" * 24)
+    assert stored is not None and stored.analyses == [None, analysis]
+    assert stored.record == record and stored.version == 3

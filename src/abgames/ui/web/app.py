@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from abgames.ui.web import games_routes, learn_routes, pages
 from abgames.ui.web.pool import SearchPool
-from abgames.ui.web.security import BodyLimit, SecurityHeaders
+from abgames.ui.web.security import BodyLimit, SecurityHeaders, ServerTiming
 from abgames.ui.web.service import ORPHAN_GRACE_S, Busy, GameService, WebError
 from abgames.ui.web.store import GameStore, default_db_path
 
@@ -80,6 +80,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     _add_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=chosen.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(ServerTiming)
     return app
 
 

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from abgames.ui.web.models import Analysis, ControlRequest, Created, CreateGame, MoveRequest, State
 from abgames.ui.web.service import BadInput, GameService, LiveGame, NotFound
@@ -20,6 +20,7 @@ PING_S = 15.0
 #: What a game id looks like (``secrets.token_urlsafe``); anything else is unknown.
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 MAX_SECRET = 100
+JSON = "application/json"
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -46,8 +47,8 @@ async def game_of(
 Game = Annotated[LiveGame, Depends(game_of)]
 
 
-def created(service: GameService, live: LiveGame, secret: str) -> JSONResponse:
-    body = {"id": live.id, "secret": secret, "state": service.state(live)}
+async def created(service: GameService, live: LiveGame, secret: str) -> JSONResponse:
+    body = {"id": live.id, "secret": secret, "state": await service.snapshot(live)}
     return JSONResponse(body, status_code=201)
 
 
@@ -56,7 +57,7 @@ async def create_game(body: CreateGame, service: Service) -> JSONResponse:
     live, secret = await service.create(
         body.game, body.mode, body.first, body.level, dict(body.options), body.seed
     )
-    return created(service, live, secret)
+    return await created(service, live, secret)
 
 
 @router.post("/import", status_code=201, response_model=Created, summary="Load a saved game")
@@ -69,50 +70,50 @@ async def import_game(request: Request, service: Service) -> JSONResponse:
         message = getattr(error, "msg", "not UTF-8 text")
         raise BadInput(f"this is not a saved game (bad JSON: {message})") from None
     live, secret = await service.import_record(record)
-    return created(service, live, secret)
+    return await created(service, live, secret)
 
 
 @router.get("/{game_id}", response_model=State, summary="The game's state")
-async def read_game(live: Game, service: Service) -> dict[str, Any]:
+async def read_game(live: Game, service: Service) -> Response:
     await service.touch(live)
-    return service.state(live)
+    return Response(await service.snapshot_json(live), media_type=JSON)
 
 
 @router.post("/{game_id}/moves", response_model=State, summary="Play a move")
-async def play_move(body: MoveRequest, live: Game, service: Service) -> dict[str, Any]:
+async def play_move(body: MoveRequest, live: Game, service: Service) -> Response:
     """A human's move; the AI's reply, if any, starts in the background (follow /events)."""
     await service.play(live, body.move, body.version)
-    return service.state(live)
+    return Response(await service.snapshot_json(live), media_type=JSON)
 
 
 @router.post("/{game_id}/undo", response_model=State, summary="Take back a turn")
-async def undo(live: Game, service: Service) -> dict[str, Any]:
+async def undo(live: Game, service: Service) -> Response:
     await service.undo(live)
-    return service.state(live)
+    return Response(await service.snapshot_json(live), media_type=JSON)
 
 
 @router.post("/{game_id}/hint", response_model=Analysis, summary="Suggest a move")
-async def hint(live: Game, service: Service) -> dict[str, Any]:
-    return await service.hint(live)
+async def hint(live: Game, service: Service) -> JSONResponse:
+    return JSONResponse(await service.hint(live))
 
 
 @router.post("/{game_id}/move-now", response_model=State, summary="Stop the AI's search")
-async def move_now(live: Game, service: Service) -> dict[str, Any]:
+async def move_now(live: Game, service: Service) -> Response:
     """The running search ends soon and plays its best move so far."""
     await service.move_now(live)
-    return service.state(live)
+    return Response(await service.snapshot_json(live), media_type=JSON)
 
 
 @router.post("/{game_id}/new", response_model=State, summary="Start over")
-async def new_game(live: Game, service: Service) -> dict[str, Any]:
+async def new_game(live: Game, service: Service) -> Response:
     await service.restart(live)
-    return service.state(live)
+    return Response(await service.snapshot_json(live), media_type=JSON)
 
 
 @router.post("/{game_id}/control", response_model=State, summary="AI vs AI: pause, step")
-async def control(body: ControlRequest, live: Game, service: Service) -> dict[str, Any]:
+async def control(body: ControlRequest, live: Game, service: Service) -> Response:
     await service.control(live, body.action, body.delay_ms)
-    return service.state(live)
+    return Response(await service.snapshot_json(live), media_type=JSON)
 
 
 @router.get("/{game_id}/record", summary="Download the save file")
@@ -131,7 +132,7 @@ async def events(request: Request, live: Game, service: Service) -> StreamingRes
     async def stream() -> AsyncIterator[str]:
         async with service.subscription(live) as queue:
             await service.touch(live)
-            yield _event("state", service.state(live))
+            yield _event("state", await service.snapshot(live))
             while True:
                 try:
                     kind, data = await asyncio.wait_for(queue.get(), PING_S)

@@ -1,8 +1,10 @@
-"""ASGI middleware: a cap on request bodies (413) and the security headers on every answer."""
+"""ASGI middleware: a cap on request bodies (413), the security headers on every answer,
+and a Server-Timing header (the time the app spent on the request)."""
 
 from __future__ import annotations
 
 import json
+import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -103,6 +105,31 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class ServerTiming:
+    """Adds ``Server-Timing: app;dur=<ms>``: the app's own time until the answer started."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+
+        async def send_with_timing(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                elapsed_ms = (time.perf_counter() - start) * 1000
+                headers = [
+                    *message.get("headers", []),
+                    (b"server-timing", b"app;dur=%.2f" % elapsed_ms),
+                ]
+                message = dict(message, headers=headers)
+            await send(message)
+
+        await self.app(scope, receive, send_with_timing)
 
 
 async def _error(send: Send, status: int, text: str) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import secrets
 import time
 from collections import OrderedDict
@@ -186,6 +187,7 @@ class LiveGame:
     timer: asyncio.TimerHandle | None = None
     orphan_timer: asyncio.TimerHandle | None = None
     board_cache: tuple[int, dict[str, Any]] | None = None
+    json_cache: tuple[tuple[Any, ...], bytes] | None = None
 
     @property
     def id(self) -> str:
@@ -309,8 +311,29 @@ class GameService:
         return live, secret
 
     # --- reading ---------------------------------------------------------------
+    async def snapshot(self, live: LiveGame) -> dict[str, Any]:
+        """The state once no change is half-written (a move waiting for its commit)."""
+        async with live.lock:
+            return self.state(live)
+
+    async def snapshot_json(self, live: LiveGame) -> bytes:
+        """``snapshot`` as JSON, reused while nothing it shows has changed (polling is cheap)."""
+        async with live.lock:
+            key = (
+                live.stored.version,
+                self._status(live),
+                self.pool.position(live.id),
+                live.message,
+                live.hint_ply,
+                id(live.hint),
+            )
+            if live.json_cache is None or live.json_cache[0] != key:
+                body = json.dumps(self.state(live), separators=(",", ":")).encode()
+                live.json_cache = (key, body)
+            return live.json_cache[1]
+
     def state(self, live: LiveGame) -> dict[str, Any]:
-        """The ``State`` of docs/web.md."""
+        """The ``State`` of docs/web.md; call it while no change is in progress."""
         match = live.match
         state = match.state
         stored = live.stored
@@ -402,7 +425,7 @@ class GameService:
         del analyses[match.state.ply :]
         analyses.extend([None] * (match.state.ply - len(analyses)))
         new = old.changed(**changes)
-        written = await asyncio.to_thread(self.store.update, new, expected_version=old.version)
+        written = await asyncio.to_thread(self.store.update, old, new)
         if not written:
             # Another server changed the game: take its version and refuse this change.
             fresh = await asyncio.to_thread(self.store.get, live.id)
@@ -593,7 +616,7 @@ class GameService:
 
         def on_queued(position: int) -> None:
             if position == 0:  # the search has started
-                self.publish(live, "state", self.state(live))
+                self._publish_state(live)
             else:
                 self.publish(live, "queued", {"position": position})
 
@@ -618,7 +641,7 @@ class GameService:
         if purpose == MOVE:
             live.step_once = False
             live.message = None  # a note about an earlier failed or delayed search
-        self.publish(live, "state", self.state(live))
+        self._publish_state(live)
 
     async def _finished(
         self,
@@ -641,7 +664,7 @@ class GameService:
                 live.hint, live.hint_ply = analysis, base.ply
             if future is not None and not future.done():
                 future.set_result(analysis)
-            self.publish(live, "state", self.state(live))
+            self._publish_state(live)
             return
         async with live.lock:
             if live.stored.version != version or not live.match.ai_to_move:
@@ -681,6 +704,11 @@ class GameService:
         live.timer = asyncio.get_running_loop().call_later(delay_s, wake)
 
     # --- events ----------------------------------------------------------------
+    def _publish_state(self, live: LiveGame) -> None:
+        """Send the state, unless a change is being written (its commit will send it)."""
+        if live.subscribers and not live.lock.locked():
+            self.publish(live, "state", self.state(live))
+
     def publish(self, live: LiveGame, kind: str, data: Any) -> None:
         for queue in live.subscribers:
             if kind == "progress" and queue.qsize() > MAX_PENDING_PROGRESS:
@@ -712,4 +740,3 @@ class GameService:
         if live.subscribers or live.last_seen > left_at:
             return
         self._forget_search(live, "the page went away")
-        self.publish(live, "state", self.state(live))
