@@ -176,12 +176,15 @@ def main(argv: list[str]) -> int:
     output.mkdir(parents=True, exist_ok=True)
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"{CHROMIUM} is missing: apt-get install chromium")
-    with tempfile.TemporaryDirectory() as folder, serve(Path(folder) / "games.db") as base:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for scene in SCENES:
-                print(shoot(browser, base, scene, output))
-            browser.close()
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        serve(Path(folder) / "games.db") as base,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for scene in SCENES:
+            print(shoot(browser, base, scene, output))
+        browser.close()
     return 0
 
 
