@@ -33,7 +33,7 @@ class Controller {
     this.stream = null;
     this.renderedMoves = -1;
     this.renderedId = null;
-    this.busy = false;
+    this.note = null; // {text, version}: a remark on the status line until the state changes
   }
 
   async start() {
@@ -327,7 +327,15 @@ class Controller {
       text = `${mover} to move.`;
     }
     if (state.message) text += ` ${state.message}`;
+    if (this.note && this.note.version === state.version) text += ` ${this.note.text}`;
     return text;
+  }
+
+  /** Add ``text`` to the status line until the game's state changes. */
+  remark(text) {
+    if (!this.state) return;
+    this.note = { text, version: this.state.version };
+    this.draw();
   }
 
   setStatus(text) {
@@ -455,11 +463,9 @@ class Controller {
       this.notice(null);
       this.hintPending = false;
       const best = analysis.text ? `${analysis.text} (${analysis.score_text})` : "no move";
-      this.setStatus(`Hint: ${best}.`);
       // The state event brings the hint as the position's analysis; fetch it if it lags.
       if (!this.state.analysis || !this.state.analysis.hint) await this.refresh();
-      else this.draw();
-      this.setStatus(`${this.statusText()} Hint: ${best}.`);
+      this.remark(`Hint: ${best}.`);
     } catch (error) {
       this.hintPending = false;
       this.notice(error.message);
@@ -499,7 +505,7 @@ class Controller {
       const created = await importGame(text);
       this.notice(null);
       await this.open(new GameClient(created.id, created.secret), created.state);
-      this.setStatus(`Loaded ${file.name}. ${this.statusText()}`);
+      this.remark(`Loaded ${file.name}.`);
     } catch (error) {
       this.notice(`${file.name} was not loaded: ${error.message}. The game in progress is kept.`);
     }
@@ -508,7 +514,7 @@ class Controller {
   async copyMoves() {
     if (!this.state) return;
     const copied = await copyText(movesText(this.state));
-    this.setStatus(copied ? "Move list copied." : "Could not copy: select the list and copy it.");
+    this.remark(copied ? "Move list copied." : "Could not copy: select the list and copy it.");
   }
 }
 
