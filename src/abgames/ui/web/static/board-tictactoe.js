@@ -34,7 +34,9 @@ export function render(state, overlay) {
   for (const entry of heatEntries(overlay.analysis)) {
     const [x, y] = centre(entry.move);
     const heat = el("g", { class: "heat", "data-heat": entry.move }, svg);
-    title(el("rect", { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, fill: pale(entry.colour) }, heat), entry.title);
+    const inset = 0.04 * CELL;
+    const tile = { x: x - CELL / 2 + inset, y: y - CELL / 2 + inset, width: CELL - 2 * inset, height: CELL - 2 * inset };
+    title(el("rect", { ...tile, fill: pale(entry.colour), rx: 8 }, heat), entry.title);
     label(heat, x, y + 0.36 * CELL, entry.label, THEME.scoreFont * CELL, "#222222", { "font-weight": "bold" });
   }
   const gridWidth = THEME.tttGridWidth * CELL;
@@ -69,7 +71,7 @@ export function render(state, overlay) {
   if (overlay.analysis) {
     overlay.analysis.pv.forEach((step, index) => {
       const [x, y] = centre(step.move);
-      label(svg, x - 0.33 * CELL, y - 0.3 * CELL, String(index + 1), THEME.pvFont * CELL, THEME.pv, { "font-weight": "bold", class: "pv" });
+      label(svg, x - 0.26 * CELL, y - 0.24 * CELL, String(index + 1), 0.28 * CELL, THEME.pv, { "font-weight": "bold", class: "pv" });
     });
   }
   const outcome = state.outcome;

@@ -72,8 +72,15 @@ class Controller {
     $("#load").addEventListener("click", () => $("#load-file").click());
     $("#load-file").addEventListener("change", (event) => this.load(event.target));
     $("#copy-moves").addEventListener("click", () => this.copyMoves());
-    for (const id of ["#show-analysis", "#show-numbers", "#show-forbidden"]) {
-      $(id).addEventListener("change", () => this.draw());
+    const toggles = ["show-analysis", "show-numbers", "show-forbidden"];
+    const preferences = storage.preferences();
+    for (const id of toggles) {
+      const box = $(`#${id}`);
+      if (typeof preferences[id] === "boolean") box.checked = preferences[id];
+      box.addEventListener("change", () => {
+        storage.setPreference(id, box.checked);
+        this.draw();
+      });
     }
     $("#pause").addEventListener("click", () => {
       const action = this.state && this.state.paused ? "resume" : "pause";
@@ -219,8 +226,8 @@ class Controller {
     if (!force && this.state && state.version < this.state.version) return;
     const previous = this.state;
     this.state = state;
-    if (state.status !== "thinking") this.progress = previous && previous.version === state.version ? this.progress : null;
-    if (state.status === "thinking" && previous && previous.version !== state.version) this.progress = null;
+    const searching = state.status === "thinking" || this.hintPending;
+    if (!searching || !previous || previous.version !== state.version) this.progress = null;
     this.queuePosition = state.queue_position;
     if (this.cursor === null) this.cursor = this.initialCursor();
     this.draw();

@@ -4,6 +4,7 @@
 
 const SECRETS_KEY = "abgames:secrets";
 const CURRENT_KEY = "abgames:current";
+const PREFERENCES_KEY = "abgames:preferences";
 const MAX_REMEMBERED = 50;
 
 function secrets() {
@@ -69,4 +70,22 @@ export function gameToResume() {
   }
   if (current && secretOf(current)) return { id: current, secret: secretOf(current), fromFragment: false };
   return null;
+}
+
+/** The view switches the person chose (analysis, move numbers, forbidden points). */
+export function preferences() {
+  try {
+    const data = JSON.parse(localStorage.getItem(PREFERENCES_KEY) || "{}");
+    return data && typeof data === "object" && !Array.isArray(data) ? data : {};
+  } catch (error) {
+    return {};
+  }
+}
+
+export function setPreference(name, value) {
+  try {
+    localStorage.setItem(PREFERENCES_KEY, JSON.stringify({ ...preferences(), [name]: value }));
+  } catch (error) {
+    // not remembered: the switch still works on this page
+  }
 }
