@@ -6,7 +6,8 @@ Starts ``abgames web`` (a subprocess on 127.0.0.1, a temporary database), waits
 for its workers to warm up, then runs N players at once (async httpx), each
 playing whole games in turn: Gomoku ``hard``, Connect Four ``hard`` and
 tic-tac-toe ``perfect`` against the AI, a random legal move (near the stones in
-Gomoku) as the human, and polling the state while the AI thinks. It prints
+Gomoku) as the human, and following the game's event stream while the AI thinks
+(as the page does; ``--poll`` polls the state instead). It prints
 requests/s, p50/p95/p99 latency of the non-search requests (reading the state,
 playing a move), AI moves per minute, errors, lost moves (a move that was
 accepted but is missing from the game afterwards), and the server's memory
@@ -128,7 +129,23 @@ async def timed(
     return response
 
 
-async def play_games(number: int, base: str, deadline: float, figures: Figures, seed: int) -> None:
+async def wait_for_turn(
+    client: httpx.AsyncClient, url: str, headers: dict[str, str], deadline: float
+) -> None:
+    """Follow the game's event stream until the AI has moved (as the page does)."""
+    with contextlib.suppress(httpx.HTTPError, asyncio.TimeoutError):
+        async with asyncio.timeout(max(0.1, deadline - time.monotonic())):
+            async with client.stream("GET", url, headers=headers) as response:
+                async for line in response.aiter_lines():
+                    if line.startswith("data: ") and (
+                        '"status":"your-turn"' in line or '"status":"over"' in line
+                    ):
+                        return
+
+
+async def play_games(
+    number: int, base: str, deadline: float, figures: Figures, seed: int, events: bool
+) -> None:
     rng = random.Random(seed + number)
     async with httpx.AsyncClient(base_url=base, timeout=REQUEST_TIMEOUT_S) as client:
         round_ = number
@@ -181,7 +198,10 @@ async def play_games(number: int, base: str, deadline: float, figures: Figures, 
                     state = answer.json()
                     accepted = [entry["move"] for entry in state["moves"]]
                     continue
-                await asyncio.sleep(POLL_S)
+                if events:
+                    await wait_for_turn(client, f"{game_url}/events", headers, deadline)
+                else:
+                    await asyncio.sleep(POLL_S)
                 before = len(state["moves"])
                 answer = await timed(figures, client, "GET", game_url, headers=headers)
                 if answer.status_code != 200:
@@ -225,7 +245,9 @@ async def run(args: argparse.Namespace) -> int:
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "load.sqlite3"
-        command = [sys.executable, "-m", "abgames", "web", "--port", str(port), "--db", str(db)]
+        profile = ["-m", "cProfile", "-o", args.profile] if args.profile else []
+        command = [sys.executable, *profile, "-m", "abgames", "web", "--port", str(port)]
+        command += ["--db", str(db)]
         command += ["--workers", str(args.workers), "--max-queue", str(args.max_queue)]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=dict(os.environ))
         try:
@@ -238,7 +260,10 @@ async def run(args: argparse.Namespace) -> int:
             figures = Figures()
             started = time.monotonic()
             deadline = started + args.duration
-            tasks = [play_games(n, base, deadline, figures, args.seed) for n in range(args.players)]
+            tasks = [
+                play_games(n, base, deadline, figures, args.seed, not args.poll)
+                for n in range(args.players)
+            ]
             await asyncio.gather(sample_memory(server.pid, deadline, figures, started), *tasks)
             elapsed = time.monotonic() - started
             async with httpx.AsyncClient(base_url=base) as client:
@@ -246,7 +271,7 @@ async def run(args: argparse.Namespace) -> int:
         finally:
             server.terminate()
             try:
-                server.wait(10)
+                server.wait(30)
             except subprocess.TimeoutExpired:
                 server.kill()
     report(args, figures, elapsed, health)
@@ -295,6 +320,14 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--max-queue", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--poll",
+        action="store_true",
+        help="poll the state while the AI thinks instead of following the event stream",
+    )
+    parser.add_argument(
+        "--profile", metavar="FILE", help="run the server under cProfile, writing FILE"
+    )
     args = parser.parse_args()
     if not 1 <= args.players <= MAX_PLAYERS:
         parser.error(f"--players is 1..{MAX_PLAYERS}")

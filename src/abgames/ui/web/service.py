@@ -18,9 +18,10 @@ import json
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS, UnknownLevelError
 from abgames.ai.player import AIPlayer
@@ -30,6 +31,8 @@ from abgames.search.result import SearchResult
 from abgames.ui.web import views
 from abgames.ui.web.pool import QueueFullError, SearchJob, SearchPool
 from abgames.ui.web.store import GameStore, StoredGame, hash_secret
+
+T = TypeVar("T")
 
 #: Bytes of randomness in a game id (at least 128 bits) and in its secret.
 ID_BYTES = 18
@@ -205,7 +208,13 @@ class GameService:
         self.orphan_grace_s = orphan_grace_s
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
+        # Every write goes through one thread: writers never wait on each other's
+        # SQLite lock (whose busy handler sleeps), reads run on any thread (WAL).
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="abgames-db-writer")
         self.ai_moves = 0  # AI moves played since start (for the load benchmark)
+
+    async def _write(self, call: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._writer, call, *args)
 
     async def close(self) -> None:
         for live in self._live.values():
@@ -217,6 +226,7 @@ class GameService:
         for task in list(self._tasks):
             task.cancel()
         self._live.clear()
+        self._writer.shutdown(wait=True)
 
     # --- finding games ---------------------------------------------------------
     async def get(self, game_id: str) -> LiveGame:
@@ -304,7 +314,7 @@ class GameService:
             analyses=[None] * match.state.ply,
             version=1,
         )
-        await asyncio.to_thread(self.store.insert, stored)
+        await self._write(self.store.insert, stored)
         live = LiveGame(stored, match)
         self._remember(live)
         self.ensure_ai(live)
@@ -425,7 +435,7 @@ class GameService:
         del analyses[match.state.ply :]
         analyses.extend([None] * (match.state.ply - len(analyses)))
         new = old.changed(**changes)
-        written = await asyncio.to_thread(self.store.update, old, new)
+        written = await self._write(self.store.update, old, new)
         if not written:
             # Another server changed the game: take its version and refuse this change.
             fresh = await asyncio.to_thread(self.store.get, live.id)
