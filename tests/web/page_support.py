@@ -3,12 +3,15 @@ read the page's state, and choose moves with the real AI (so the tests win or dr
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from abgames.ai.levels import make_player
 from abgames.games import GameState
 from abgames.match import new_state
 
+#: Longest wait for the AI in a test (a correctness bound, not a timing assertion).
+WAIT_S = 30.0
 #: Any state the page shows when the person may act (or nothing more will happen).
 SETTLED = "#board[data-status='your-turn'], #board[data-status='over']"
 
@@ -58,6 +61,15 @@ def after_reply(page: Any, before: int) -> dict[str, Any]:
         f"#board[data-moves='{before + 1}'][data-status='over']"
     )
     return page_state(page)
+
+
+def at_least(page: Any, moves: int) -> dict[str, Any]:
+    """Wait until the page shows at least ``moves`` moves (AI vs AI runs on by itself)."""
+    deadline = time.monotonic() + WAIT_S
+    while len((state := page_state(page))["moves"]) < moves:
+        assert time.monotonic() < deadline, f"only {len(state['moves'])} moves, not {moves}"
+        page.wait_for_timeout(50)
+    return state
 
 
 def replay(page_state_: dict[str, Any]) -> GameState:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from page_support import page_state, settle, start_game
+from page_support import at_least, page_state, settle, start_game
 
 
 def test_hint_shows_the_heat_map_from_the_movers_view_and_undo_takes_the_turn_back(
@@ -82,3 +82,22 @@ def test_save_downloads_the_record_and_a_bad_file_is_refused_keeping_the_game(
     loaded = page_state(page)
     assert loaded["id"] != game_id
     assert [step["text"] for step in loaded["moves"]] == ["4", "4", "3", "5"]
+
+
+def test_ai_against_ai_can_be_paused_stepped_and_slowed(new_page: Any) -> None:
+    page = new_page()
+    start_game(page, "connect4", mode="ai-ai", level="easy")
+    assert page.locator("#watch").is_visible()
+    assert page.locator("#speed-value").inner_text() == "0.4 s"  # a pace a person can follow
+    at_least(page, 2)
+    page.click("#pause")
+    page.wait_for_selector("#board[data-status='paused']")
+    assert page.locator("#pause").inner_text() == "Resume"
+    paused_at = len(page_state(page)["moves"])
+    page.click("#step")
+    page.wait_for_selector(f"#board[data-moves='{paused_at + 1}'][data-status='paused']")
+    page.locator("#speed").fill("1500")
+    page.wait_for_selector("#speed-value:has-text('1.5 s')")
+    page.click("#pause")  # resume
+    at_least(page, paused_at + 2)
+    assert page_state(page)["delay_ms"] == 1500

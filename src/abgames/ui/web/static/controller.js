@@ -20,6 +20,17 @@ const AI_AI_DELAY_MS = 400;
 const MIN_SCORE_CELL_PX = 34;
 const $ = (selector) => document.querySelector(selector);
 
+/**
+ * Set the pause between an AI-vs-AI game's moves. A running game is paused with the new
+ * delay and resumed: a delay change alone, mid-search, would leave the server waiting
+ * for an answer it has discarded (see WEB_API.md, the 18:10 request).
+ */
+async function setPace(client, state, delayMs) {
+  if (state.paused || state.outcome) return client.control(null, delayMs);
+  await client.control("pause", delayMs);
+  return client.control("resume");
+}
+
 class Controller {
   constructor() {
     this.meta = null;
@@ -90,7 +101,7 @@ class Controller {
     $("#speed").addEventListener("input", (event) => this.showSpeed(event.target.value));
     $("#speed").addEventListener("change", (event) => {
       const delay = Number.parseInt(event.target.value, 10);
-      this.act(() => this.client.control(null, delay));
+      this.act(() => setPace(this.client, this.state, delay));
     });
   }
 
@@ -145,7 +156,7 @@ class Controller {
     if (settings.mode === "ai-ai" && !state.delay_ms) {
       // A watchable pace from the first moves (the server starts at full speed).
       try {
-        state = await client.control(null, AI_AI_DELAY_MS);
+        state = await setPace(client, state, AI_AI_DELAY_MS);
       } catch (error) {
         // the game plays on at the server's pace
       }
