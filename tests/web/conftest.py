@@ -25,6 +25,12 @@ CHROMIUM_ARGS = [
 ]
 
 
+def note_policy_violation(message: Any, errors: list[str]) -> None:
+    """Keep a console message that says the Content-Security-Policy blocked something."""
+    if message.type == "error" and "Content Security Policy" in message.text:
+        errors.append(message.text)
+
+
 @pytest.fixture(scope="session")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     """One server for the browser tests (a test that restarts it leaves it running)."""
@@ -51,7 +57,8 @@ def chromium() -> Iterator[Any]:
 def new_page(chromium: Any, web_server: WebServer) -> Iterator[Any]:
     """``new_page(**context_options)``: a page in a fresh context (its own localStorage).
 
-    Browser errors (uncaught exceptions) fail the test.
+    Browser errors (uncaught exceptions, anything the Content-Security-Policy blocked)
+    fail the test.
     """
     contexts: list[Any] = []
     errors: list[str] = []
@@ -63,6 +70,7 @@ def new_page(chromium: Any, web_server: WebServer) -> Iterator[Any]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: note_policy_violation(message, errors))
         return page
 
     yield make
