@@ -54,6 +54,7 @@ REQUEST_TIMEOUT_S = 30.0
 class Figures:
     latencies_ms: list[float] = field(default_factory=list)
     server_ms: list[float] = field(default_factory=list)
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
     requests: int = 0
     errors: list[str] = field(default_factory=list)
     games_started: int = 0
@@ -117,7 +118,10 @@ async def timed(
     """A non-search request, its latency recorded."""
     start = time.perf_counter()
     response = await client.request(method, url, **kwargs)
-    figures.latencies_ms.append((time.perf_counter() - start) * 1000)
+    elapsed_ms = (time.perf_counter() - start) * 1000
+    figures.latencies_ms.append(elapsed_ms)
+    kind = f"{method} {'game' if url.count('/') == 3 else url.rsplit('/', 1)[-1]}"
+    figures.by_kind.setdefault(kind, []).append(elapsed_ms)
     timing = response.headers.get("server-timing", "")
     if timing.startswith("app;dur="):
         figures.server_ms.append(float(timing[len("app;dur=") :]))
@@ -144,72 +148,71 @@ async def wait_for_turn(
 
 
 async def play_games(
-    number: int, base: str, deadline: float, figures: Figures, seed: int, events: bool
+    number: int,
+    client: httpx.AsyncClient,
+    deadline: float,
+    figures: Figures,
+    seed: int,
+    events: bool,
 ) -> None:
     rng = random.Random(seed + number)
-    async with httpx.AsyncClient(base_url=base, timeout=REQUEST_TIMEOUT_S) as client:
-        round_ = number
+    round_ = number
+    while time.monotonic() < deadline:
+        game, level, options = GAMES[round_ % len(GAMES)]
+        round_ += 1
+        created = await timed(
+            figures,
+            client,
+            "POST",
+            "/api/games",
+            json={"game": game, "level": level, "options": options},
+        )
+        if created.status_code != 201:
+            await asyncio.sleep(1.0)
+            continue
+        figures.games_started += 1
+        data = created.json()
+        game_url = f"/api/games/{data['id']}"
+        headers = {"X-Game-Secret": data["secret"]}
+        state = data["state"]
+        accepted: list[int] = []  # every move the server accepted, in order
         while time.monotonic() < deadline:
-            game, level, options = GAMES[round_ % len(GAMES)]
-            round_ += 1
-            created = await timed(
-                figures,
-                client,
-                "POST",
-                "/api/games",
-                json={
-                    "game": game,
-                    "level": level,
-                    "options": options,
-                    "seed": rng.randrange(1000),
-                },
-            )
-            if created.status_code != 201:
-                await asyncio.sleep(1.0)
-                continue
-            figures.games_started += 1
-            data = created.json()
-            game_url = f"/api/games/{data['id']}"
-            headers = {"X-Game-Secret": data["secret"]}
-            state = data["state"]
-            accepted: list[int] = []  # every move the server accepted, in order
-            while time.monotonic() < deadline:
-                played = [entry["move"] for entry in state["moves"]]
-                if played[: len(accepted)] != accepted:
-                    figures.lost_moves += 1
-                    figures.errors.append(f"lost move in {game}")
-                    break
-                if state["status"] == "over":
-                    figures.games_finished += 1
-                    break
-                if state["status"] == "your-turn":
-                    await asyncio.sleep(HUMAN_PAUSE_S)
-                    move = choose_move(state, rng)
-                    answer = await timed(
-                        figures,
-                        client,
-                        "POST",
-                        f"{game_url}/moves",
-                        json={"move": move, "version": state["version"]},
-                        headers=headers,
-                    )
-                    if answer.status_code != 200:
-                        break
-                    state = answer.json()
-                    accepted = [entry["move"] for entry in state["moves"]]
-                    continue
-                if events:
-                    await wait_for_turn(client, f"{game_url}/events", headers, deadline)
-                else:
-                    await asyncio.sleep(POLL_S)
-                before = len(state["moves"])
-                answer = await timed(figures, client, "GET", game_url, headers=headers)
+            played = [entry["move"] for entry in state["moves"]]
+            if played[: len(accepted)] != accepted:
+                figures.lost_moves += 1
+                figures.errors.append(f"lost move in {game}")
+                break
+            if state["status"] == "over":
+                figures.games_finished += 1
+                break
+            if state["status"] == "your-turn":
+                await asyncio.sleep(HUMAN_PAUSE_S)
+                move = choose_move(state, rng)
+                answer = await timed(
+                    figures,
+                    client,
+                    "POST",
+                    f"{game_url}/moves",
+                    json={"move": move, "version": state["version"]},
+                    headers=headers,
+                )
                 if answer.status_code != 200:
                     break
                 state = answer.json()
-                if len(state["moves"]) > before:
-                    figures.ai_moves += len(state["moves"]) - before
-                    accepted = [entry["move"] for entry in state["moves"]]
+                accepted = [entry["move"] for entry in state["moves"]]
+                continue
+            if events:
+                await wait_for_turn(client, f"{game_url}/events", headers, deadline)
+            else:
+                await asyncio.sleep(POLL_S)
+            before = len(state["moves"])
+            answer = await timed(figures, client, "GET", game_url, headers=headers)
+            if answer.status_code != 200:
+                break
+            state = answer.json()
+            if len(state["moves"]) > before:
+                figures.ai_moves += len(state["moves"]) - before
+                accepted = [entry["move"] for entry in state["moves"]]
 
 
 async def sample_memory(pid: int, deadline: float, figures: Figures, started: float) -> None:
@@ -245,8 +248,8 @@ async def run(args: argparse.Namespace) -> int:
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "load.sqlite3"
-        profile = ["-m", "cProfile", "-o", args.profile] if args.profile else []
-        command = [sys.executable, *profile, "-m", "abgames", "web", "--port", str(port)]
+        how = args.server.split() if args.server else ["-m", "abgames", "web"]
+        command = [sys.executable, *how, "--port", str(port)]
         command += ["--db", str(db)]
         command += ["--workers", str(args.workers), "--max-queue", str(args.max_queue)]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=dict(os.environ))
@@ -260,11 +263,17 @@ async def run(args: argparse.Namespace) -> int:
             figures = Figures()
             started = time.monotonic()
             deadline = started + args.duration
-            tasks = [
-                play_games(n, base, deadline, figures, args.seed, not args.poll)
-                for n in range(args.players)
-            ]
-            await asyncio.gather(sample_memory(server.pid, deadline, figures, started), *tasks)
+            # One client for every player (as many connections as they need): making
+            # one client each costs the benchmark's own loop seconds at the start.
+            limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+            async with httpx.AsyncClient(
+                base_url=base, timeout=REQUEST_TIMEOUT_S, limits=limits
+            ) as shared:
+                tasks = [
+                    play_games(n, shared, deadline, figures, args.seed, not args.poll)
+                    for n in range(args.players)
+                ]
+                await asyncio.gather(sample_memory(server.pid, deadline, figures, started), *tasks)
             elapsed = time.monotonic() - started
             async with httpx.AsyncClient(base_url=base) as client:
                 health = (await client.get("/api/health")).json()
@@ -294,6 +303,11 @@ def report(
             f"p95 {percentile(latencies, 0.95):.1f}, p99 {percentile(latencies, 0.99):.1f}, "
             f"max {max(latencies):.1f}, "
             f"mean {statistics.fmean(latencies):.1f}"
+        )
+    for kind, values in sorted(figures.by_kind.items()):
+        print(
+            f"  {kind}: {len(values)} requests, p50 {percentile(values, 0.5):.1f}, "
+            f"p95 {percentile(values, 0.95):.1f} ms"
         )
     if figures.server_ms:
         server = figures.server_ms
@@ -326,7 +340,10 @@ def main() -> int:
         help="poll the state while the AI thinks instead of following the event stream",
     )
     parser.add_argument(
-        "--profile", metavar="FILE", help="run the server under cProfile, writing FILE"
+        "--server",
+        metavar="PYTHON_ARGS",
+        help="how to start the server instead of '-m abgames web' (e.g. under a profiler); "
+        "--port and --db are appended",
     )
     args = parser.parse_args()
     if not 1 <= args.players <= MAX_PLAYERS:

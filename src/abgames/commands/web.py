@@ -14,6 +14,8 @@ DEFAULT_PORT = 8000
 DEFAULT_WORKERS = 2
 #: Seconds after start-up before --open points the browser at the page.
 OPEN_DELAY_S = 1.0
+#: Seconds Ctrl-C waits for open requests (event streams) before closing them.
+SHUTDOWN_GRACE_S = 2
 
 
 def register(subparsers: Any) -> None:
@@ -79,7 +81,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"abgames web: serving on {address} (games in {db_path}); Ctrl-C stops", flush=True)
     if args.open:
         threading.Timer(OPEN_DELAY_S, webbrowser.open, args=(address,)).start()
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        # Open event streams never end by themselves: give them this long at Ctrl-C.
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
+    )
     server = uvicorn.Server(config)
     server.run()
     return 0 if server.started else 2
