@@ -6,6 +6,7 @@ import { CELL, THEME, circle, el, heatEntries, label, reducedMotion, svgRoot, ti
 const MARGIN = THEME.rackMargin * CELL;
 const HEADROOM = THEME.rackHeadroom * CELL;
 const TOP = MARGIN + HEADROOM;
+const RACK_CORNER = 0.12 * CELL;
 
 function holeCentre(column, rowFromTop) {
   return [MARGIN + (column + 0.5) * CELL, TOP + (rowFromTop + 0.5) * CELL];
@@ -29,7 +30,13 @@ export function cursorOf(state, move) {
 /** The rack: a rectangle with a round hole per cell (even-odd fill). */
 function rackPath(width, height) {
   const r = (THEME.discDiameter * CELL) / 2;
-  let path = `M ${MARGIN} ${TOP} h ${width * CELL} v ${height * CELL} h ${-width * CELL} Z`;
+  const w = width * CELL;
+  const h = height * CELL;
+  const c = RACK_CORNER;
+  let path =
+    `M ${MARGIN + c} ${TOP} h ${w - 2 * c} a ${c} ${c} 0 0 1 ${c} ${c} v ${h - 2 * c} ` +
+    `a ${c} ${c} 0 0 1 ${-c} ${c} h ${-(w - 2 * c)} a ${c} ${c} 0 0 1 ${-c} ${-c} ` +
+    `v ${-(h - 2 * c)} a ${c} ${c} 0 0 1 ${c} ${-c} Z`;
   for (let column = 0; column < width; column++) {
     for (let row = 0; row < height; row++) {
       const [x, y] = holeCentre(column, row);
@@ -62,7 +69,7 @@ export function render(state, overlay) {
   const lastCell = state.board.last_cell ?? null;
   const animate = overlay.animate && lastCell !== null && !reducedMotion();
   // Behind the rack: the empty holes' colour, then the discs (the falling one too).
-  el("rect", { x: MARGIN, y: TOP, width: width * CELL, height: height * CELL, fill: THEME.rackHole }, svg);
+  el("rect", { x: MARGIN, y: TOP, width: width * CELL, height: height * CELL, fill: THEME.rackHole, rx: RACK_CORNER }, svg);
   cells.forEach((player, index) => {
     if (player === null) return;
     const column = index % width;

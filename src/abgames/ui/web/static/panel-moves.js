@@ -28,10 +28,8 @@ export function renderMoves(list, state) {
     list.appendChild(row);
   }
   const last = list.querySelector("li:last-child .move:last-child");
-  if (last) {
-    last.classList.add("latest");
-    last.scrollIntoView({ block: "nearest" });
-  }
+  if (last) last.classList.add("latest");
+  list.scrollTop = list.scrollHeight; // the list only: the page itself must not jump
 }
 
 /** Put ``text`` on the clipboard; falls back to a selected textarea where the API is missing. */
