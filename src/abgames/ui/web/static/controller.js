@@ -1,7 +1,7 @@
 // The page's controller: owns the game (its id, secret and latest state) and its event
 // stream, turns clicks and keys into API calls and redraws from the server's state.
 // It holds no rules: legality, forbidden points and the outcome come from the server.
-import { ApiError, GameClient, createGame, importGame, meta as fetchMeta } from "./api.js";
+import { GameClient, createGame, importGame, meta as fetchMeta } from "./api.js";
 import * as tictactoe from "./board-tictactoe.js";
 import * as connect4 from "./board-connect4.js";
 import * as gomoku from "./board-gomoku.js";
@@ -71,9 +71,9 @@ class Controller {
       for (const mark of board.querySelectorAll(".cursor, .cursor-disc")) mark.remove();
     };
     board.addEventListener("pointerdown", hideCursor);
+    board.addEventListener("blur", hideCursor);
     // Scores are written in the heat map only where a cell is big enough to read them.
     new ResizeObserver(() => this.markCellSize()).observe(board);
-    board.addEventListener("blur", hideCursor);
     $("#new-game").addEventListener("click", () => this.form && this.form.open(this.state));
     $("#restart").addEventListener("click", () => this.act(() => this.client.restart()));
     $("#undo").addEventListener("click", () => this.act(() => this.client.undo()));
@@ -231,7 +231,7 @@ class Controller {
   }
 
   // --- state ---------------------------------------------------------------------
-  /** Take in a state from the server (unless an equal or newer one is already shown). */
+  /** Take in a state from the server, unless a newer one is already shown (``force``: always). */
   apply(state, { force = false } = {}) {
     if (!state || !this.client || state.id !== this.client.id) return;
     if (!force && this.state && state.version < this.state.version) return;
