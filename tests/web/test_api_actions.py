@@ -236,3 +236,17 @@ def test_a_corrupt_upload_is_refused_naming_the_fault(
     assert answer.status_code == 400
     assert words in answer.json()["error"]
     assert c.app.state.service.store.count() == before  # type: ignore[attr-defined]
+
+
+def test_idle_games_leave_memory_and_come_back_from_the_store(c: TestClient) -> None:
+    service = c.app.state.service  # type: ignore[attr-defined]
+    kept = service.live_games
+    service.live_games = 2
+    try:
+        games = [create(c, game="tictactoe", mode="human-human") for _ in range(4)]
+        assert len(service._live) <= 2
+        first_id, headers, _ = games[0]
+        c.post(url(first_id, "moves"), json={"move": "b2"}, headers=headers)
+        assert c.get(url(first_id), headers=headers).json()["moves"][0]["text"] == "b2"
+    finally:
+        service.live_games = kept

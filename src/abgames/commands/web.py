@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import socket
+import sqlite3
 import sys
 import threading
 import webbrowser
@@ -53,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from abgames.ui.web.app import WebSettings, create_app
-    from abgames.ui.web.store import default_db_path
+    from abgames.ui.web.store import GameStore, default_db_path
 
     if not 0 < args.port < 65536:
         print(f"abgames web: port {args.port} is not 1..65535", file=sys.stderr)
@@ -65,17 +67,31 @@ def run(args: argparse.Namespace) -> int:
         print("abgames web: --max-queue is 0 or more", file=sys.stderr)
         return 2
     db_path = Path(args.db) if args.db else default_db_path()
+    try:
+        GameStore(db_path).close()  # creates or migrates it now, so a bad path is one line
+    except (OSError, sqlite3.Error, RuntimeError) as error:
+        print(f"abgames web: cannot use {db_path} for the games: {error}", file=sys.stderr)
+        return 2
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((args.host, args.port))
+    except OSError as error:
+        listener.close()
+        print(
+            f"abgames web: cannot listen on {args.host}:{args.port}: "
+            f"{error.strerror or error} (try another --port)",
+            file=sys.stderr,
+        )
+        return 2
     settings = WebSettings(
         db_path=db_path,
         workers=args.workers,
         max_queue=args.max_queue,
         warm=not args.no_warmup,
     )
-    try:
-        app = create_app(settings)
-    except OSError as error:
-        print(f"abgames web: {error}", file=sys.stderr)
-        return 2
+    app = create_app(settings)
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     address = f"http://{shown_host}:{args.port}/"
     print(f"abgames web: serving on {address} (games in {db_path}); Ctrl-C stops", flush=True)
@@ -90,5 +106,5 @@ def run(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
     )
     server = uvicorn.Server(config)
-    server.run()
+    server.run(sockets=[listener])
     return 0 if server.started else 2

@@ -45,7 +45,7 @@ PLAYER_CACHE_SIZE = 6
 WORKER_NICENESS = 10
 #: A worker whose memory passes this drops its cached players (and their tables)
 #: after a search, so that memory stays flat however many games are played.
-WORKER_MEMORY_LIMIT_MB = 450
+WORKER_MEMORY_LIMIT_MB = 350
 #: A worker that dies before it is ready is restarted this many times in a row, no more
 #: (a worker that cannot start must not become a crash loop).
 MAX_FAILED_STARTS = 3

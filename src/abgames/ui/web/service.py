@@ -35,8 +35,9 @@ from abgames.ui.web.writer import GroupWriter
 #: Bytes of randomness in a game id (at least 128 bits) and in its secret.
 ID_BYTES = 18
 SECRET_BYTES = 32
-#: Games kept in memory; the least recently used idle ones are dropped past it.
-LIVE_GAMES = 2000
+#: Games kept in memory; past it the least recently used idle ones are dropped (they
+#: load again from the store when asked for), so memory stays flat however many are played.
+LIVE_GAMES = 256
 #: After the last event stream of a game closes, its search is cancelled this much later
 #: (a reload reconnects well within it).
 ORPHAN_GRACE_S = 10.0
@@ -204,6 +205,7 @@ class GameService:
         self.store = store
         self.pool = pool
         self.orphan_grace_s = orphan_grace_s
+        self.live_games = LIVE_GAMES
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         # Every write goes through one thread, many per commit; reads run on any
@@ -253,10 +255,10 @@ class GameService:
 
     def _remember(self, live: LiveGame) -> None:
         self._live[live.id] = live
-        if len(self._live) <= LIVE_GAMES:
+        if len(self._live) <= self.live_games:
             return
         for game_id, old in list(self._live.items()):
-            if len(self._live) <= LIVE_GAMES:
+            if len(self._live) <= self.live_games:
                 break
             busy = old.subscribers or self.pool.job_of(game_id) or old.lock.locked()
             if not busy and old.timer is None:
