@@ -1,5 +1,9 @@
 """The pruning experiment: the same position searched by minimax and by alpha-beta
 with each enhancement added in turn, so the node counts can be compared.
+
+Node counts are positions visited, the root included (once per iteration with
+iterative deepening), the same count for every method and for a trace
+(``search.trace``) of the same search.
 """
 
 from __future__ import annotations
@@ -12,14 +16,25 @@ from abgames.search.alphabeta import AlphaBeta, SearchOptions
 from abgames.search.evaluation import Evaluation
 from abgames.search.limit import Limit
 from abgames.search.minimax import minimax
+from abgames.search.result import SearchResult
 
 #: A depth no game here reaches: "search to the end of the game".
 UNLIMITED_DEPTH = 1000
 
-#: The alpha-beta variants, each adding one enhancement to the one before.
+#: The methods, by short name (the command line's ``--method``, the web API's ``method``).
+METHODS: dict[str, str] = {
+    "minimax": "minimax",
+    "alphabeta": "alpha-beta",
+    "ordering": "alpha-beta + move ordering",
+    "tt": "alpha-beta + ordering + transposition table",
+    "deepening": "... + iterative deepening",
+}
+
+#: The alpha-beta variants, each adding one enhancement to the one before:
+#: (short name, options, iterative deepening).
 VARIANTS: tuple[tuple[str, SearchOptions, bool], ...] = (
     (
-        "alpha-beta",
+        "alphabeta",
         SearchOptions(
             transposition_table=False,
             move_ordering=False,
@@ -30,17 +45,17 @@ VARIANTS: tuple[tuple[str, SearchOptions, bool], ...] = (
         False,
     ),
     (
-        "alpha-beta + move ordering",
+        "ordering",
         SearchOptions(transposition_table=False, exact_root=False),
         False,
     ),
     (
-        "alpha-beta + ordering + transposition table",
+        "tt",
         SearchOptions(exact_root=False),
         False,
     ),
     (
-        "... + iterative deepening",
+        "deepening",
         SearchOptions(exact_root=False),
         True,
     ),
@@ -49,7 +64,7 @@ VARIANTS: tuple[tuple[str, SearchOptions, bool], ...] = (
 
 @dataclass(frozen=True)
 class ExperimentRow:
-    method: str
+    method: str  # in words, from METHODS
     nodes: int
     seconds: float
     value: int
@@ -69,16 +84,37 @@ def run_pruning_experiment(
     oracle_seconds = time.perf_counter() - start
     best = oracle.best_moves
     oracle_move = min(best, key=list(oracle.scores).index) if best else None
-    rows = [ExperimentRow("minimax", oracle.nodes, oracle_seconds, oracle.value, oracle_move, True)]
+    rows = [
+        ExperimentRow(
+            METHODS["minimax"], oracle.nodes, oracle_seconds, oracle.value, oracle_move, True
+        )
+    ]
     plies = depth if depth is not None else UNLIMITED_DEPTH
     for method, options, deepening in VARIANTS:
         engine = AlphaBeta(evaluation, options)
         start = time.perf_counter()
-        if deepening:
-            result = engine.best(state, Limit(depth=plies))
-        else:
-            result = engine.fixed_depth(state, plies)
+        result = search_variant(engine, state, plies, deepening)
         seconds = time.perf_counter() - start
         agrees = result.score == oracle.value and result.move in best
-        rows.append(ExperimentRow(method, result.nodes, seconds, result.score, result.move, agrees))
+        nodes = result.nodes + roots_visited(result, deepening)
+        rows.append(
+            ExperimentRow(METHODS[method], nodes, seconds, result.score, result.move, agrees)
+        )
     return rows
+
+
+def search_variant(
+    engine: AlphaBeta, state: GameState, plies: int, deepening: bool
+) -> SearchResult:
+    """One alpha-beta variant's search of ``state``, as the experiment runs it."""
+    if deepening:
+        return engine.best(state, Limit(depth=plies))
+    return engine.fixed_depth(state, plies)
+
+
+def roots_visited(result: SearchResult, deepening: bool) -> int:
+    """How many times the root was visited: the engine's count leaves it out.
+
+    Iterative deepening runs depths 1, 2, ... up to the last result's depth.
+    """
+    return result.depth if deepening else 1
