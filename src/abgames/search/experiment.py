@@ -16,6 +16,7 @@ from abgames.search.alphabeta import AlphaBeta, SearchOptions
 from abgames.search.evaluation import Evaluation
 from abgames.search.limit import Limit
 from abgames.search.minimax import minimax
+from abgames.search.observer import SearchObserver
 from abgames.search.result import SearchResult
 
 #: A depth no game here reaches: "search to the end of the game".
@@ -62,6 +63,27 @@ VARIANTS: tuple[tuple[str, SearchOptions, bool], ...] = (
 )
 
 
+class ExperimentTooBig(Exception):
+    """Minimax would take more than the experiment's budget; the message says which."""
+
+
+class _Budget(SearchObserver):
+    """Stops minimax after ``max_nodes`` nodes or ``time_limit`` seconds."""
+
+    def __init__(self, max_nodes: int | None, time_limit: float | None) -> None:
+        self.max_nodes = max_nodes
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+        self.time_limit = time_limit
+        self.nodes = 0
+
+    def enter(self, state: GameState, alpha: int, beta: int, depth: int) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise ExperimentTooBig(f"minimax would visit more than {self.max_nodes:,} positions")
+        if self.deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self.deadline:
+            raise ExperimentTooBig(f"minimax would take more than {self.time_limit:g} seconds")
+
+
 @dataclass(frozen=True)
 class ExperimentRow:
     method: str  # in words, from METHODS
@@ -73,14 +95,24 @@ class ExperimentRow:
 
 
 def run_pruning_experiment(
-    state: GameState, evaluation: Evaluation, depth: int | None
+    state: GameState,
+    evaluation: Evaluation,
+    depth: int | None,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
 ) -> list[ExperimentRow]:
     """Minimax, then each alpha-beta variant, on ``state`` to ``depth`` plies (None: the end).
 
     ``state`` is left unchanged. Every row reports whether it agrees with minimax.
+    With ``max_nodes`` or ``time_limit``, minimax (the largest search) is watched and
+    ``ExperimentTooBig`` raised when it would exceed them; its time then includes
+    the watching (a few percent).
     """
+    budget = None if max_nodes is None and time_limit is None else _Budget(max_nodes, time_limit)
     start = time.perf_counter()
-    oracle = minimax(state, depth, evaluation)
+    # A stopped minimax leaves its state part-way: watched searches run on a copy.
+    oracle = minimax(state.copy() if budget else state, depth, evaluation, observer=budget)
     oracle_seconds = time.perf_counter() - start
     best = oracle.best_moves
     oracle_move = min(best, key=list(oracle.scores).index) if best else None
