@@ -249,6 +249,7 @@ async function search() {
     page.panes = answers.map((answer) => makePane(answer.trace));
     page.step = 0;
     render();
+    for (const pane of page.panes) pane.tree.readable();
     runExperiment();
   } catch (error) {
     notice(error.message);

@@ -41,14 +41,13 @@ export class TreeView {
     this.collapsed = new Set();
     this.view = null;
     this._build();
-    this.readable();
   }
 
   /** Life size, the root at the top centre (then ``follow`` keeps the search in view). */
   readable() {
     if (!this.trace) return;
     const { w } = this._size();
-    const root = this.pos[this.trace.roots[0]];
+    const root = this.pos[this.trace.roots[0]] || { x: 0 };
     this.box = { x: root.x * DX - w / 2, y: -MARGIN - 20, scale: 1 };
     this._apply();
   }
@@ -63,14 +62,15 @@ export class TreeView {
     this.layer.replaceChildren();
   }
 
-  // --- layout ------------------------------------------------------------------
-  _layout() {
+  // --- layout: the nodes known so far (the tree grows as the search goes) ----------
+  _layout(view) {
     const { nodes, roots } = this.trace;
+    const shown = (id) => !view || view.seen[id] === 1;
     const pos = new Array(nodes.length).fill(null);
     let next = 0;
     const place = (id) => {
       const node = nodes[id];
-      const kids = this.collapsed.has(id) ? [] : node.children;
+      const kids = this.collapsed.has(id) ? [] : node.children.filter(shown);
       if (kids.length === 0) {
         pos[id] = { x: next, y: node.ply };
         next += 1;
@@ -80,6 +80,7 @@ export class TreeView {
       pos[id] = { x: (pos[kids[0]].x + pos[kids[kids.length - 1]].x) / 2, y: node.ply };
     };
     for (const root of roots) {
+      if (!shown(root)) continue;
       place(root);
       next += 0.6;
     }
@@ -94,33 +95,22 @@ export class TreeView {
     this.nodeLayer = el("g", { class: "nodes" }, this.layer);
     this.elements = [];
     this._signature = [];
+    this._placed = [];
     const { nodes, roots } = this.trace;
-    const pos = this._layout();
-    this.pos = pos;
-    if (roots.length > 1) {
-      roots.forEach((root, index) => {
-        const p = pos[root];
-        el("text", { class: "iteration", x: p.x * DX, y: -R - 22, "text-anchor": "middle" }, this.layer)
-          .textContent = `iteration: depth ${index + 1}`;
-      });
-    }
+    this.iterationLabels = roots.length > 1
+      ? roots.map((root, index) => {
+        const label = el("text", { class: "iteration", y: -R - 22, "text-anchor": "middle" }, this.layer);
+        label.textContent = `iteration: depth ${index + 1}`;
+        return label;
+      })
+      : [];
     for (const node of nodes) {
-      const p = pos[node.id];
-      if (!p) {
-        this.elements.push(null);
-        continue;
-      }
-      const x = p.x * DX;
-      const y = p.y * DY;
       let edge = null;
       let label = null;
-      if (node.parent !== null) {
-        const q = pos[node.parent];
-        edge = el("line", { class: "edge", x1: q.x * DX, y1: q.y * DY + R * 0.8, x2: x, y2: y - R }, this.edgeLayer);
-        label = el("text", { class: "move", x, y: y - R - 5, "text-anchor": "middle" }, this.edgeLayer);
-        label.textContent = node.text;
-      }
-      const group = el("g", { class: `node ${node.max ? "max" : "min"}`, transform: `translate(${x},${y})`, "data-id": node.id }, this.nodeLayer);
+      if (node.parent !== null) edge = el("line", { class: "edge hidden" }, this.edgeLayer);
+      label = el("text", { class: "move hidden", "text-anchor": "middle" }, this.edgeLayer);
+      label.textContent = node.text;
+      const group = el("g", { class: `node ${node.max ? "max" : "min"} hidden`, "data-id": node.id }, this.nodeLayer);
       el("path", { class: "shape", d: node.max ? MAX_SHAPE : MIN_SHAPE }, group);
       const value = el("text", { class: "value", y: node.max ? 7 : 1, "text-anchor": "middle" }, group);
       const window = el("text", { class: "window", y: R + 14, "text-anchor": "middle" }, group);
@@ -135,7 +125,45 @@ export class TreeView {
       });
       this.elements.push({ group, edge, label, value, window, badge, title });
     }
+    this.pos = this._layout(this.view);
     if (this.view) this.render(this.view);
+  }
+
+  _place(pos) {
+    const { nodes } = this.trace;
+    for (const node of nodes) {
+      const p = pos[node.id];
+      if (!p) continue;
+      const key = `${p.x},${p.y}`;
+      if (this._placed[node.id] === key) continue;
+      this._placed[node.id] = key;
+      const parts = this.elements[node.id];
+      const x = p.x * DX;
+      const y = p.y * DY;
+      parts.group.setAttribute("transform", `translate(${x},${y})`);
+      if (parts.label) {
+        parts.label.setAttribute("x", x);
+        parts.label.setAttribute("y", y - R - 5);
+      }
+    }
+    for (const node of nodes) {
+      const parts = this.elements[node.id];
+      const p = pos[node.id];
+      if (!parts.edge || !p) continue;
+      const q = pos[node.parent];
+      if (!q) continue;
+      parts.edge.setAttribute("x1", q.x * DX);
+      parts.edge.setAttribute("y1", q.y * DY + R * 0.8);
+      parts.edge.setAttribute("x2", p.x * DX);
+      parts.edge.setAttribute("y2", p.y * DY - R);
+    }
+    this.trace.roots.forEach((root, index) => {
+      const label = this.iterationLabels[index];
+      if (!label) return;
+      const p = pos[root];
+      label.setAttribute("visibility", p ? "visible" : "hidden");
+      if (p) label.setAttribute("x", p.x * DX);
+    });
   }
 
   toggle(id) {
@@ -151,13 +179,14 @@ export class TreeView {
     this.view = view;
     if (!this.trace) return;
     const { nodes } = this.trace;
+    this.pos = this._layout(view);
+    this._place(this.pos);
     const onPath = new Set(view.stack);
     const minimax = this.trace.method === "minimax";
     for (const node of nodes) {
       const parts = this.elements[node.id];
-      if (!parts) continue;
       const id = node.id;
-      const seen = view.seen[id] === 1;
+      const seen = view.seen[id] === 1 && this.pos[id] !== null;
       const pruned = node.kind === "pruned";
       const state = !seen ? "hidden" : pruned ? "pruned" : id === view.active ? "active" : onPath.has(id) ? "open" : view.closed[id] ? "done" : "open";
       const pv = view.pv.has(id);
@@ -182,7 +211,7 @@ export class TreeView {
       if (parts.edge) parts.edge.setAttribute("class", edgeClass.join(" "));
       if (parts.label) parts.label.setAttribute("class", `move ${state}`);
     }
-    if (this.follow && view.active !== null && this.elements[view.active]) this._keepVisible(view.active);
+    if (this.follow && view.active !== null) this._keepVisible(view.active);
   }
 
   _count(id) {
@@ -246,8 +275,14 @@ export class TreeView {
     const bw = size.w * b.scale;
     const bh = size.h * b.scale;
     const pad = Math.min(bw, bh) * 0.1;
-    if (x < b.x + pad || x > b.x + bw - pad || y < b.y + pad || y > b.y + bh - pad) {
-      b.x = x - bw / 2;
+    if (this.width + 2 * MARGIN <= bw) {
+      const left = -MARGIN - DX / 2;
+      if (b.x !== left) {
+        b.x = left;
+        this._apply();
+      }
+    } else if (x < b.x + pad || x > b.x + bw - pad || y < b.y + pad || y > b.y + bh - pad) {
+      b.x = x - bw * 0.7;
       if (y < b.y + pad || y > b.y + bh - pad) b.y = Math.min(-MARGIN - 20, y - bh * 0.7);
       this._apply();
     }
