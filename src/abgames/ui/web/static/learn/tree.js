@@ -108,13 +108,13 @@ export class TreeView {
       let edge = null;
       let label = null;
       if (node.parent !== null) edge = el("line", { class: "edge hidden" }, this.edgeLayer);
-      label = el("text", { class: "move hidden", "text-anchor": "middle" }, this.edgeLayer);
+      label = el("text", { class: "move hidden", "text-anchor": "start" }, this.edgeLayer);
       label.textContent = node.text;
       const group = el("g", { class: `node ${node.max ? "max" : "min"} hidden`, "data-id": node.id }, this.nodeLayer);
       el("path", { class: "shape", d: node.max ? MAX_SHAPE : MIN_SHAPE }, group);
       const value = el("text", { class: "value", y: node.max ? 7 : 1, "text-anchor": "middle" }, group);
       const window = el("text", { class: "window", y: R + 14, "text-anchor": "middle" }, group);
-      const badge = el("text", { class: "badge", x: R + 3, y: -R + 6 }, group);
+      const badge = el("text", { class: "badge", x: -R - 3, y: -R + 6, "text-anchor": "end" }, group);
       const title = el("title", {}, group);
       group.addEventListener("pointerenter", () => this.onHover(node));
       group.addEventListener("pointerleave", () => this.onHover(null));
@@ -142,8 +142,8 @@ export class TreeView {
       const y = p.y * DY;
       parts.group.setAttribute("transform", `translate(${x},${y})`);
       if (parts.label) {
-        parts.label.setAttribute("x", x);
-        parts.label.setAttribute("y", y - R - 5);
+        parts.label.setAttribute("x", x + R * 0.55);
+        parts.label.setAttribute("y", y - R - 3);
       }
     }
     for (const node of nodes) {
