@@ -38,6 +38,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--max-queue", type=int, default=200, help="searches that may wait for a worker"
     )
+    parser.add_argument(
+        "--no-warmup",
+        action="store_true",
+        help="start at once without loading the engines' kernels in the workers "
+        "(the first Gomoku or perfect Connect Four move then waits for them)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -57,7 +63,12 @@ def run(args: argparse.Namespace) -> int:
         print("abgames web: --max-queue is 0 or more", file=sys.stderr)
         return 2
     db_path = Path(args.db) if args.db else default_db_path()
-    settings = WebSettings(db_path=db_path, workers=args.workers, max_queue=args.max_queue)
+    settings = WebSettings(
+        db_path=db_path,
+        workers=args.workers,
+        max_queue=args.max_queue,
+        warm=not args.no_warmup,
+    )
     try:
         app = create_app(settings)
     except OSError as error:

@@ -42,6 +42,8 @@ class WebSettings:
     max_body_bytes: int = MAX_BODY_BYTES
     static_dir: Path = STATIC_DIR
     orphan_grace_s: float = ORPHAN_GRACE_S
+    #: ``"module:name"`` of a stand-in for ``make_player`` in the workers (tests only).
+    player_factory: str | None = None
 
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
@@ -51,7 +53,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = GameStore(chosen.db_path)
-        pool = SearchPool(chosen.workers, chosen.max_queue, warm=chosen.warm)
+        pool = SearchPool(
+            chosen.workers, chosen.max_queue, warm=chosen.warm, player_factory=chosen.player_factory
+        )
         await pool.start()
         service = GameService(store, pool, orphan_grace_s=chosen.orphan_grace_s)
         app.state.service = service

@@ -46,8 +46,8 @@ async def game_of(
 Game = Annotated[LiveGame, Depends(game_of)]
 
 
-def created(service: GameService, live: LiveGame, secret: str) -> JSONResponse:
-    body = {"id": live.id, "secret": secret, "state": service.state(live)}
+async def created(service: GameService, live: LiveGame, secret: str) -> JSONResponse:
+    body = {"id": live.id, "secret": secret, "state": await service.snapshot(live)}
     return JSONResponse(body, status_code=201)
 
 
@@ -56,7 +56,7 @@ async def create_game(body: CreateGame, service: Service) -> JSONResponse:
     live, secret = await service.create(
         body.game, body.mode, body.first, body.level, dict(body.options), body.seed
     )
-    return created(service, live, secret)
+    return await created(service, live, secret)
 
 
 @router.post("/import", status_code=201, response_model=Created, summary="Load a saved game")
@@ -69,50 +69,50 @@ async def import_game(request: Request, service: Service) -> JSONResponse:
         message = getattr(error, "msg", "not UTF-8 text")
         raise BadInput(f"this is not a saved game (bad JSON: {message})") from None
     live, secret = await service.import_record(record)
-    return created(service, live, secret)
+    return await created(service, live, secret)
 
 
 @router.get("/{game_id}", response_model=State, summary="The game's state")
-async def read_game(live: Game, service: Service) -> dict[str, Any]:
+async def read_game(live: Game, service: Service) -> JSONResponse:
     await service.touch(live)
-    return service.state(live)
+    return JSONResponse(await service.snapshot(live))
 
 
 @router.post("/{game_id}/moves", response_model=State, summary="Play a move")
-async def play_move(body: MoveRequest, live: Game, service: Service) -> dict[str, Any]:
+async def play_move(body: MoveRequest, live: Game, service: Service) -> JSONResponse:
     """A human's move; the AI's reply, if any, starts in the background (follow /events)."""
     await service.play(live, body.move, body.version)
-    return service.state(live)
+    return JSONResponse(await service.snapshot(live))
 
 
 @router.post("/{game_id}/undo", response_model=State, summary="Take back a turn")
-async def undo(live: Game, service: Service) -> dict[str, Any]:
+async def undo(live: Game, service: Service) -> JSONResponse:
     await service.undo(live)
-    return service.state(live)
+    return JSONResponse(await service.snapshot(live))
 
 
 @router.post("/{game_id}/hint", response_model=Analysis, summary="Suggest a move")
-async def hint(live: Game, service: Service) -> dict[str, Any]:
-    return await service.hint(live)
+async def hint(live: Game, service: Service) -> JSONResponse:
+    return JSONResponse(await service.hint(live))
 
 
 @router.post("/{game_id}/move-now", response_model=State, summary="Stop the AI's search")
-async def move_now(live: Game, service: Service) -> dict[str, Any]:
+async def move_now(live: Game, service: Service) -> JSONResponse:
     """The running search ends soon and plays its best move so far."""
     await service.move_now(live)
-    return service.state(live)
+    return JSONResponse(await service.snapshot(live))
 
 
 @router.post("/{game_id}/new", response_model=State, summary="Start over")
-async def new_game(live: Game, service: Service) -> dict[str, Any]:
+async def new_game(live: Game, service: Service) -> JSONResponse:
     await service.restart(live)
-    return service.state(live)
+    return JSONResponse(await service.snapshot(live))
 
 
 @router.post("/{game_id}/control", response_model=State, summary="AI vs AI: pause, step")
-async def control(body: ControlRequest, live: Game, service: Service) -> dict[str, Any]:
+async def control(body: ControlRequest, live: Game, service: Service) -> JSONResponse:
     await service.control(live, body.action, body.delay_ms)
-    return service.state(live)
+    return JSONResponse(await service.snapshot(live))
 
 
 @router.get("/{game_id}/record", summary="Download the save file")
@@ -131,7 +131,7 @@ async def events(request: Request, live: Game, service: Service) -> StreamingRes
     async def stream() -> AsyncIterator[str]:
         async with service.subscription(live) as queue:
             await service.touch(live)
-            yield _event("state", service.state(live))
+            yield _event("state", await service.snapshot(live))
             while True:
                 try:
                     kind, data = await asyncio.wait_for(queue.get(), PING_S)

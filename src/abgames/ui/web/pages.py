@@ -78,3 +78,18 @@ def meta() -> dict[str, Any]:
 @router.get("/api/meta", tags=["meta"], summary="Games, levels, options and modes")
 async def read_meta() -> dict[str, Any]:
     return meta()
+
+
+@router.get("/api/health", tags=["meta"], summary="The search pool's load")
+async def health(request: Request) -> dict[str, Any]:
+    """Workers (and how many are warm), searches running and waiting, AI moves played."""
+    service = request.app.state.service
+    pool = service.pool
+    return {
+        "workers": pool.size,
+        "ready": pool.ready,
+        "running": pool.running,
+        "waiting": pool.waiting,
+        "max_queue": pool.max_queue,
+        "ai_moves": service.ai_moves,
+    }

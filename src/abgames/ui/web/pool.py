@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import itertools
 import multiprocessing
+import os
 import threading
 import traceback
 from collections import OrderedDict, deque
@@ -36,10 +37,34 @@ from typing import Any
 
 from abgames.search.result import SearchResult
 
-#: Players kept warm in each worker (their tables are reused between searches).
-PLAYER_CACHE_SIZE = 16
+#: Players kept warm in each worker (their tables are reused between searches); a Gomoku
+#: engine holds about 20 MB, so this bounds a worker's memory.
+PLAYER_CACHE_SIZE = 6
+#: Workers search at a lower priority than the server, so that reading a game or
+#: playing a move stays quick while every core searches.
+WORKER_NICENESS = 10
+#: A worker whose memory passes this drops its cached players (and their tables)
+#: after a search, so that memory stays flat however many games are played.
+WORKER_MEMORY_LIMIT_MB = 450
+#: A worker that dies before it is ready is restarted this many times in a row, no more
+#: (a worker that cannot start must not become a crash loop).
+MAX_FAILED_STARTS = 3
+#: Seconds before a lost worker is replaced.
+RESPAWN_DELAY_S = 0.5
 #: How long ``close`` waits for a worker to exit before killing it (seconds).
 WORKER_EXIT_WAIT_S = 2.0
+
+
+def resident_mb() -> float:
+    """This process's resident memory in MB (0 where /proc is not available)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
 
 
 class QueueFullError(RuntimeError):
@@ -86,7 +111,22 @@ def _warm_up() -> None:
                     pass
 
 
-def worker_main(tasks: Connection, results: Connection, warm: bool) -> None:
+def _load_factory(path: str | None) -> Callable[[str, str, int | None], Any]:
+    """``make_player``, or the ``"module:name"`` factory a test asked for."""
+    if path is None:
+        from abgames.ai.levels import make_player
+
+        return make_player
+    import importlib
+
+    module, _, name = path.partition(":")
+    factory: Callable[[str, str, int | None], Any] = getattr(importlib.import_module(module), name)
+    return factory
+
+
+def worker_main(
+    tasks: Connection, results: Connection, warm: bool, factory_path: str | None = None
+) -> None:
     """A worker process: searches one job at a time; a "stop" may arrive during a search.
 
     Messages in: ``("search", job_id, record, level, seed, stop_early)``,
@@ -96,10 +136,12 @@ def worker_main(tasks: Connection, results: Connection, warm: bool) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
-    from abgames.ai.levels import make_player
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
     from abgames.ai.player import AIPlayer
     from abgames.match import HUMAN, Match
 
+    make_player = _load_factory(factory_path)
     if warm:
         with contextlib.suppress(Exception):  # a cold kernel is slow, not wrong
             _warm_up()
@@ -144,6 +186,8 @@ def worker_main(tasks: Connection, results: Connection, warm: bool) -> None:
         finally:
             current.clear()
         send(("done", job_id, last, None if last is not None else "the AI found no move"))
+        if resident_mb() > WORKER_MEMORY_LIMIT_MB:
+            players.clear()
 
     send(("ready",))
     thread: threading.Thread | None = None
@@ -193,12 +237,21 @@ class _Worker:
 class SearchPool:
     """``size`` worker processes and a queue of at most ``max_queue`` waiting jobs."""
 
-    def __init__(self, size: int = 2, max_queue: int = 200, *, warm: bool = True) -> None:
+    def __init__(
+        self,
+        size: int = 2,
+        max_queue: int = 200,
+        *,
+        warm: bool = True,
+        player_factory: str | None = None,
+    ) -> None:
+        """``player_factory``: ``"module:name"`` of a ``make_player`` stand-in (for tests)."""
         if size < 1:
             raise ValueError("the pool needs at least one worker")
         self.size = size
         self.max_queue = max_queue
         self.warm = warm
+        self.player_factory = player_factory
         self._context = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
         self._queue: deque[SearchJob] = deque()
@@ -206,6 +259,7 @@ class SearchPool:
         self._ids = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closing = False
+        self._failed_starts = 0
 
     # --- life ------------------------------------------------------------------
     async def start(self) -> None:
@@ -219,7 +273,7 @@ class SearchPool:
         results_read, results_write = self._context.Pipe(duplex=False)
         process = self._context.Process(
             target=worker_main,
-            args=(tasks_read, results_write, self.warm),
+            args=(tasks_read, results_write, self.warm, self.player_factory),
             name="abgames-search",
             daemon=True,
         )
@@ -276,6 +330,11 @@ class SearchPool:
         return len(self._queue)
 
     @property
+    def ready(self) -> int:
+        """Workers that have warmed up and can search at full speed."""
+        return sum(1 for worker in self._workers if worker.ready and worker.alive)
+
+    @property
     def running(self) -> int:
         return sum(1 for worker in self._workers if worker.job is not None)
 
@@ -301,6 +360,8 @@ class SearchPool:
         """Run ``job`` as soon as a worker is free; ``QueueFullError`` if it cannot wait."""
         if self._closing:
             raise QueueFullError("the server is shutting down")
+        if not self._workers and self._failed_starts > MAX_FAILED_STARTS:
+            raise QueueFullError("no AI worker could start")
         previous = self._by_game.get(job.game_id)
         if previous is not None:
             self.cancel(job.game_id)
@@ -382,6 +443,7 @@ class SearchPool:
         kind = message[0]
         if kind == "ready":
             worker.ready = True
+            self._failed_starts = 0
             return
         job = worker.job
         if job is None or job.id != message[1]:
@@ -408,9 +470,30 @@ class SearchPool:
                 del self._by_game[job.game_id]
             if not job.cancelled:
                 job.on_done(None, "the AI's worker process stopped unexpectedly")
-        if not self._closing:
-            self._spawn()
-            self._dispatch()
+        if not worker.ready:
+            self._failed_starts += 1
+        if self._closing or self._failed_starts > MAX_FAILED_STARTS:
+            if not self._workers:
+                self._fail_waiting("no AI worker could start")
+            return
+        assert self._loop is not None
+        self._loop.call_later(RESPAWN_DELAY_S, self._respawn)
+
+    def _respawn(self) -> None:
+        if self._closing:
+            return
+        self._spawn()
+        self._dispatch()
+
+    def _fail_waiting(self, error: str) -> None:
+        """End every waiting job with ``error`` (there is no worker to run them)."""
+        waiting = list(self._queue)
+        self._queue.clear()
+        for job in waiting:
+            if self._by_game.get(job.game_id) is job:
+                del self._by_game[job.game_id]
+            if not job.cancelled:
+                job.on_done(None, error)
 
     def worker_pids(self) -> list[int]:
         return [w.process.pid for w in self._workers if w.process.pid is not None]

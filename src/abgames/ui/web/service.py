@@ -309,8 +309,13 @@ class GameService:
         return live, secret
 
     # --- reading ---------------------------------------------------------------
+    async def snapshot(self, live: LiveGame) -> dict[str, Any]:
+        """The state once no change is half-written (a move waiting for its commit)."""
+        async with live.lock:
+            return self.state(live)
+
     def state(self, live: LiveGame) -> dict[str, Any]:
-        """The ``State`` of docs/web.md."""
+        """The ``State`` of docs/web.md; call it while no change is in progress."""
         match = live.match
         state = match.state
         stored = live.stored
@@ -402,7 +407,7 @@ class GameService:
         del analyses[match.state.ply :]
         analyses.extend([None] * (match.state.ply - len(analyses)))
         new = old.changed(**changes)
-        written = await asyncio.to_thread(self.store.update, new, expected_version=old.version)
+        written = await asyncio.to_thread(self.store.update, old, new)
         if not written:
             # Another server changed the game: take its version and refuse this change.
             fresh = await asyncio.to_thread(self.store.get, live.id)
@@ -593,7 +598,7 @@ class GameService:
 
         def on_queued(position: int) -> None:
             if position == 0:  # the search has started
-                self.publish(live, "state", self.state(live))
+                self._publish_state(live)
             else:
                 self.publish(live, "queued", {"position": position})
 
@@ -617,7 +622,8 @@ class GameService:
         self.pool.submit(job)
         if purpose == MOVE:
             live.step_once = False
-        self.publish(live, "state", self.state(live))
+            live.message = None  # a note about an earlier failed or delayed search
+        self._publish_state(live)
 
     async def _finished(
         self,
@@ -640,7 +646,7 @@ class GameService:
                 live.hint, live.hint_ply = analysis, base.ply
             if future is not None and not future.done():
                 future.set_result(analysis)
-            self.publish(live, "state", self.state(live))
+            self._publish_state(live)
             return
         async with live.lock:
             if live.stored.version != version or not live.match.ai_to_move:
@@ -680,6 +686,11 @@ class GameService:
         live.timer = asyncio.get_running_loop().call_later(delay_s, wake)
 
     # --- events ----------------------------------------------------------------
+    def _publish_state(self, live: LiveGame) -> None:
+        """Send the state, unless a change is being written (its commit will send it)."""
+        if live.subscribers and not live.lock.locked():
+            self.publish(live, "state", self.state(live))
+
     def publish(self, live: LiveGame, kind: str, data: Any) -> None:
         for queue in live.subscribers:
             if kind == "progress" and queue.qsize() > MAX_PENDING_PROGRESS:
@@ -711,4 +722,3 @@ class GameService:
         if live.subscribers or live.last_seen > left_at:
             return
         self._forget_search(live, "the page went away")
-        self.publish(live, "state", self.state(live))

@@ -1,11 +1,11 @@
 """The web app's games on disk: SQLite (standard library), WAL, one connection per thread.
 
-Each game is one row: its settings, the moves (the save-file record of
-docs/save-format.md), the analysis behind each AI move, and a ``version`` that
-bumps on every change. Every write is one short transaction, committed before
-the caller answers, so a server killed at any moment (``kill -9``) keeps every
-accepted move. The schema carries a version table; ``MIGRATIONS`` brings an older
-file up to date when it is opened.
+Each game is one row of ``games``: its settings, the moves (the save-file record
+of docs/save-format.md) and a ``version`` that bumps on every change; the
+analysis behind each AI move is a row of ``analyses``. Every write is one short
+transaction, committed before the caller answers, so a server killed at any
+moment (``kill -9``) keeps every accepted move. The schema carries a version
+table; ``MIGRATIONS`` brings an older file up to date when it is opened.
 """
 
 from __future__ import annotations
@@ -38,6 +38,20 @@ MIGRATIONS: tuple[str, ...] = (
         created REAL NOT NULL,
         updated REAL NOT NULL
     );
+    """,
+    # 2: one row per analysed move, so a move appends a row instead of rewriting them all.
+    """
+    CREATE TABLE analyses (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        ply INTEGER NOT NULL,
+        analysis TEXT NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    );
+    INSERT INTO analyses (game_id, ply, analysis)
+        SELECT games.id, CAST(entry.key AS INTEGER), entry.value
+        FROM games, json_each(games.analyses) AS entry
+        WHERE entry.type = 'object';
+    UPDATE games SET analyses = '[]';
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -141,7 +155,18 @@ class GameStore:
     # --- games -----------------------------------------------------------------
     def insert(self, game: StoredGame) -> None:
         now = time.time()
-        self._connection().execute(
+        db = self._connection()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            self._insert_game(db, game, now)
+            self._write_analyses(db, game.id, 0, game.analyses)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def _insert_game(self, db: sqlite3.Connection, game: StoredGame, now: float) -> None:
+        db.execute(
             "INSERT INTO games (id, secret_hash, mode, first, level, seed, record, analyses, "
             "version, paused, delay_ms, created, updated) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -153,7 +178,7 @@ class GameStore:
                 game.level,
                 game.seed,
                 json.dumps(game.record),
-                json.dumps(game.analyses),
+                "[]",
                 game.version,
                 int(game.paused),
                 game.delay_ms,
@@ -162,23 +187,60 @@ class GameStore:
             ),
         )
 
-    def update(self, game: StoredGame, *, expected_version: int) -> bool:
-        """Write ``game`` if the stored version is still ``expected_version``; whether it was."""
-        cursor = self._connection().execute(
-            "UPDATE games SET record = ?, analyses = ?, version = ?, paused = ?, delay_ms = ?, "
-            "updated = ? WHERE id = ? AND version = ?",
-            (
-                json.dumps(game.record),
-                json.dumps(game.analyses),
-                game.version,
-                int(game.paused),
-                game.delay_ms,
-                time.time(),
-                game.id,
-                expected_version,
-            ),
+    def _write_analyses(
+        self,
+        db: sqlite3.Connection,
+        game_id: str,
+        start: int,
+        analyses: list[dict[str, Any] | None],
+    ) -> None:
+        """Replace the game's analyses from ply ``start`` on with ``analyses[start:]``."""
+        db.execute("DELETE FROM analyses WHERE game_id = ? AND ply >= ?", (game_id, start))
+        db.executemany(
+            "INSERT INTO analyses (game_id, ply, analysis) VALUES (?, ?, ?)",
+            [
+                (game_id, ply, json.dumps(entry))
+                for ply, entry in enumerate(analyses[start:], start=start)
+                if entry is not None
+            ],
         )
-        return cursor.rowcount == 1
+
+    def update(self, old: StoredGame, new: StoredGame) -> bool:
+        """Write ``new`` over ``old`` if the stored version is still ``old``'s; whether it was.
+
+        Only the analyses that differ from ``old``'s (by identity) are written.
+        """
+        db = self._connection()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = db.execute(
+                "UPDATE games SET record = ?, version = ?, paused = ?, delay_ms = ?, "
+                "updated = ? WHERE id = ? AND version = ?",
+                (
+                    json.dumps(new.record),
+                    new.version,
+                    int(new.paused),
+                    new.delay_ms,
+                    time.time(),
+                    new.id,
+                    old.version,
+                ),
+            )
+            if cursor.rowcount != 1:
+                db.execute("ROLLBACK")
+                return False
+            same = 0
+            for before, after in zip(old.analyses, new.analyses, strict=False):
+                if before is not after:
+                    break
+                same += 1
+            if same != len(old.analyses) or same != len(new.analyses):
+                self._write_analyses(db, new.id, same, new.analyses)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return True
 
     def get(self, game_id: str) -> StoredGame | None:
         row = (
@@ -192,6 +254,13 @@ class GameStore:
         )
         if row is None:
             return None
+        record = json.loads(row[6])
+        analyses: list[dict[str, Any] | None] = [None] * len(record.get("moves", []))
+        for ply, text in self._connection().execute(
+            "SELECT ply, analysis FROM analyses WHERE game_id = ? ORDER BY ply", (game_id,)
+        ):
+            if 0 <= ply < len(analyses):
+                analyses[ply] = json.loads(text)
         return StoredGame(
             id=row[0],
             secret_hash=row[1],
@@ -199,8 +268,8 @@ class GameStore:
             first=row[3],
             level=row[4],
             seed=row[5],
-            record=json.loads(row[6]),
-            analyses=json.loads(row[7]),
+            record=record,
+            analyses=analyses,
             version=int(row[8]),
             paused=bool(row[9]),
             delay_ms=int(row[10]),
