@@ -40,6 +40,10 @@ function notice(text) {
 async function loadPosition() {
   page.position = await api.position({ game: page.game, options: page.options, moves: page.moves });
   drawPosition();
+  const searched = page.panes.length ? page.panes[0].spec : null;
+  const same = searched && searched.game === page.game && JSON.stringify(searched.moves) === JSON.stringify(page.moves);
+  $("panes").classList.toggle("stale", Boolean(searched) && !same);
+  $("stale").hidden = !searched || same;
 }
 
 function positionCaption() {
@@ -247,6 +251,9 @@ async function search() {
     $("panes").replaceChildren();
     page.hovered = null;
     page.panes = answers.map((answer) => makePane(answer.trace));
+    for (const pane of page.panes) pane.spec = { game: page.game, moves: [...page.moves] };
+    $("panes").classList.remove("stale");
+    $("stale").hidden = true;
     page.step = 0;
     render();
     for (const pane of page.panes) pane.tree.readable();
