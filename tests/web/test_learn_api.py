@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from abgames.ui.web import learn_routes
 from abgames.ui.web.app import WebSettings, create_app
 
 
@@ -99,3 +100,19 @@ def test_bad_input_is_a_clear_400(
 def test_schema_errors_are_422_with_a_message(client: TestClient) -> None:
     answer = client.post("/api/learn/trace", json={"game": "tictactoe", "moves": [[1]]})
     assert answer.status_code == 422 and "error" in answer.json()
+
+
+def test_too_many_searches_at_once_is_429(client: TestClient) -> None:
+    small = {"game": "tictactoe", "depth": 1}
+    held = 0
+    try:
+        while learn_routes._running.acquire(blocking=False):
+            held += 1
+        assert held == learn_routes.MAX_CONCURRENT
+        answer = client.post("/api/learn/trace", json=small)
+        assert answer.status_code == 429 and answer.headers["Retry-After"]
+        assert "busy" in answer.json()["error"]
+    finally:
+        for _ in range(held):
+            learn_routes._running.release()
+    assert client.post("/api/learn/trace", json=small).status_code == 200

@@ -412,6 +412,9 @@ def run_trace(
     except TraceFull:
         value = None
     line = builder.finish(pv)
+    if depth is None:  # "to the end": no horizon to count down to
+        for node in builder.nodes:
+            node.depth = None
     return Trace(
         method=method,
         depth=depth,
