@@ -177,7 +177,7 @@ function render() {
       item.append(`${label} `, value);
       pane.counters.append(item);
     }
-    pane.box.classList.toggle("finished", view.done);
+    pane.box.classList.toggle("finished", view.done && !pane.trace.truncated);
     const words = narrate(pane.trace, view);
     lines.push({ method: pane.trace.method_label, words });
   }

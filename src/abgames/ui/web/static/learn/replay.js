@@ -116,6 +116,9 @@ function side(trace, node) {
 export function narrate(trace, view) {
   const event = view.last;
   if (!event) return "The search has not started: press Forward or Play.";
+  if (view.done && trace.truncated) {
+    return `The trace stops here: ${trace.truncated_reason}. The nodes still open (orange) have no value yet.`;
+  }
   const node = event.node !== undefined ? trace.nodes[event.node] : null;
   switch (event.type) {
     case "enter": {

@@ -283,7 +283,7 @@ export class TreeView {
       }
     } else if (x < b.x + pad || x > b.x + bw - pad || y < b.y + pad || y > b.y + bh - pad) {
       b.x = x - bw * 0.7;
-      if (y < b.y + pad || y > b.y + bh - pad) b.y = Math.min(-MARGIN - 20, y - bh * 0.7);
+      if (y < b.y + pad || y > b.y + bh - pad) b.y = Math.max(-MARGIN - 20, y - bh * 0.7);
       this._apply();
     }
   }
