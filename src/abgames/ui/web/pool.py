@@ -100,15 +100,10 @@ class SearchJob:
 
 def _warm_up() -> None:
     """Load (or compile) the engines' kernels, so no player's first move waits for them."""
-    from abgames.ai.levels import LEVELS, make_player
-    from abgames.commands.warmup import WARMUP, WARMUP_SEARCH_SECONDS, position
+    from abgames.ai.readiness import KERNELS, prepare
 
-    for game, notation, levels in WARMUP:
-        for level in levels:
-            if level in LEVELS[game]:
-                player = make_player(game, level)
-                for _ in player.think_within(position(game, notation), WARMUP_SEARCH_SECONDS):
-                    pass
+    for game, kernels in KERNELS.items():
+        prepare(game, min(kernels.levels))
 
 
 def _load_factory(path: str | None) -> Callable[[str, str, int | None], Any]:
