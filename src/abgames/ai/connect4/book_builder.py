@@ -27,13 +27,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from abgames.ai.connect4.book import Book, BookError, load, save
+from abgames.ai.connect4.constants import BUILD_TABLE_BITS
 from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
 from abgames.ai.connect4.perfect import choose_column
 from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Position, Solver, canonical_key
 
 WORK_FILE = "solved.txt"
-#: Default book build table: 2**24 entries = 128 MiB per process.
-BUILD_TABLE_BITS = 24
 
 Log = Callable[[str], None]
 

@@ -5,17 +5,31 @@ bytes; that is its whole memory) and an optional opening book, and calls one
 compiled entry point of ``abgames.ai.connect4.kernel`` per position. Scores follow
 the convention of ``../shared/data/README.md``: from the side to move's view, a
 win with the winner's ``k``-th disc scores ``22 - k``, a loss the negative, a draw 0.
+
+A long solve runs in chunks of ``CHUNK_NODES`` nodes (about a tenth of a second):
+the compiled search releases the GIL while it runs, and between chunks the solver
+reports progress, lets Ctrl-C through (``KeyboardInterrupt`` in the calling thread)
+and honours ``stop()`` from another thread. Chunks cost nothing: the kernel pauses
+and resumes exactly where it was.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
 from abgames.ai.connect4 import kernel
+from abgames.ai.connect4.constants import (
+    DEFAULT_TABLE_BITS,
+    MAX_TABLE_BITS,
+    MIN_TABLE_BITS,
+    TABLE_ENTRY_BYTES,
+    check_table_bits,
+)
 from abgames.games.base import IllegalMoveError
 from abgames.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, ConnectFour, has_four
 
@@ -26,13 +40,26 @@ WIDTH = kernel.WIDTH
 HEIGHT = kernel.HEIGHT
 CELLS = kernel.CELLS
 INVALID_MOVE = kernel.INVALID_MOVE
-#: Default table: 2**22 entries of 8 bytes = 32 MiB.
-DEFAULT_TABLE_BITS = 22
-MIN_TABLE_BITS = 10
-MAX_TABLE_BITS = 30
-TABLE_ENTRY_BYTES = 8
+#: Nodes between two looks from Python at a running solve (progress, Ctrl-C, ``stop()``).
+CHUNK_NODES = 1 << 20
 _NO_BOOK_KEYS = np.zeros(0, np.int64)
 _NO_BOOK_SCORES = np.zeros(0, np.int8)
+
+__all__ = [
+    "CHUNK_NODES",
+    "DEFAULT_TABLE_BITS",
+    "MAX_TABLE_BITS",
+    "MIN_TABLE_BITS",
+    "TABLE_ENTRY_BYTES",
+    "NodeLimitReached",
+    "Position",
+    "ProgressCallback",
+    "SolveProgress",
+    "SolveStopped",
+    "Solver",
+    "canonical_key",
+    "supports",
+]
 
 
 @dataclass(frozen=True)
@@ -123,19 +150,39 @@ class NodeLimitReached(Exception):
     """A solve stopped at its node limit before the score was known."""
 
 
+class SolveStopped(Exception):
+    """A solve ended by ``Solver.stop()`` before the score was known."""
+
+
+@dataclass(frozen=True)
+class SolveProgress:
+    """How far a running solve has got: reported between chunks.
+
+    ``column`` is the column (0-based) ``analyze`` is solving, ``None`` for ``solve``.
+    """
+
+    nodes: int
+    elapsed: float
+    column: int | None = None
+
+
+ProgressCallback = Callable[[SolveProgress], None]
+R = TypeVar("R")
+
+
 class Solver:
     """Exact scores of 7x6 positions, strong (exact) or weak (-1 / 0 / 1).
 
     The table holds ``2**table_bits`` entries of ``TABLE_ENTRY_BYTES`` and never
     grows. Results stay in it between calls (they remain valid); ``clear()`` empties
     it in constant time. ``nodes`` and ``elapsed`` describe the last call.
+
+    One call at a time per solver. ``stop()`` may be called from any thread: the
+    running call ends within a chunk by raising ``SolveStopped``.
     """
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, book: Book | None = None) -> None:
-        if not MIN_TABLE_BITS <= table_bits <= MAX_TABLE_BITS:
-            raise ValueError(
-                f"table_bits must be {MIN_TABLE_BITS}..{MAX_TABLE_BITS}, not {table_bits}"
-            )
+        check_table_bits(table_bits)
         self.table_bits = table_bits
         self.table = np.empty(1 << table_bits, np.int64)
         # Writing every entry now maps every page now: left to first use, the page
@@ -145,7 +192,11 @@ class Solver:
         self.book = book
         self.nodes = 0
         self.elapsed = 0.0
+        #: Nodes per chunk of a long solve (see the module docstring).
+        self.chunk_nodes = CHUNK_NODES
         self._counters = np.zeros(kernel.COUNTER_SLOTS, np.int64)
+        self._stack = np.zeros((kernel.MAX_FRAMES, kernel.STACK_COLUMNS), np.int64)
+        self._stop_requested = False
 
     @property
     def table_bytes(self) -> int:
@@ -158,6 +209,10 @@ class Solver:
         if self._generation > kernel.MAX_GENERATION:
             self.table[:] = 0
             self._generation = 1
+
+    def stop(self) -> None:
+        """Make the running ``solve`` or ``analyze`` (in another thread) raise ``SolveStopped``."""
+        self._stop_requested = True
 
     def _book_arrays(self) -> tuple[np.ndarray, np.ndarray, int]:
         if self.book is None:
@@ -173,29 +228,70 @@ class Solver:
             raise ValueError(f"node_limit must be positive, not {node_limit}")
         return node_limit
 
-    def _finish(self, start: float) -> None:
-        self.nodes = int(self._counters[kernel.NODES])
-        self.elapsed = time.perf_counter() - start
-        if self._counters[kernel.ABORTED]:
-            raise NodeLimitReached(f"no answer within {self.nodes} nodes")
+    def _steps(
+        self, call: Callable[[bool], int], node_limit: int | None, analyzing: bool
+    ) -> Generator[SolveProgress, None, int]:
+        """Run a kernel entry point chunk by chunk, yielding progress between chunks.
 
-    def solve(
-        self, position: Position, *, weak: bool = False, node_limit: int | None = None
-    ) -> int:
-        """The score of ``position`` for the side to move (exact, or its sign if ``weak``).
-
-        Raises ``NodeLimitReached`` if ``node_limit`` nodes do not suffice (the
-        table keeps what was learnt, so a retry starts ahead).
+        ``call(resume)`` runs the entry point once; its answer is the generator's
+        return value. Raises ``NodeLimitReached`` or ``SolveStopped`` (the table
+        keeps what was learnt, so a retry starts ahead).
         """
         limit = self._limit(node_limit)
+        counters = self._counters
         start = time.perf_counter()
+        self._stop_requested = False
+        counters[kernel.NODES] = 0
+        resume = False
+        try:
+            while True:
+                pause_at = int(counters[kernel.NODES]) + max(2, self.chunk_nodes)
+                counters[kernel.PAUSE_AT] = min(pause_at, limit) if limit else pause_at
+                result = call(resume)
+                if not counters[kernel.PAUSED]:
+                    return result
+                nodes = int(counters[kernel.NODES])
+                if limit and nodes >= limit:
+                    raise NodeLimitReached(f"no answer within {nodes} nodes")
+                if self._stop_requested:
+                    raise SolveStopped(f"stopped after {nodes} nodes")
+                column = int(counters[kernel.COLUMN]) if analyzing else None
+                yield SolveProgress(nodes, time.perf_counter() - start, column)
+                resume = True
+        finally:
+            self.nodes = int(counters[kernel.NODES])
+            self.elapsed = time.perf_counter() - start
+
+    @staticmethod
+    def _drive(steps: Generator[SolveProgress, None, R], progress: ProgressCallback | None) -> R:
+        """Run ``steps`` to its end, passing each report to ``progress``."""
+        while True:
+            try:
+                report = next(steps)
+            except StopIteration as done:
+                answer: R = done.value
+                return answer
+            if progress is not None:
+                progress(report)
+
+    def _finished(self, node_limit: int | None) -> None:
+        """Counters for a call on a finished game: no search at all."""
+        self._limit(node_limit)
+        self.nodes = 0
+        self.elapsed = 0.0
+
+    def solve_steps(
+        self, position: Position, *, weak: bool = False, node_limit: int | None = None
+    ) -> Generator[SolveProgress, None, int]:
+        """``solve`` as a generator: a ``SolveProgress`` between chunks, the score at the end."""
         if position.is_over:
-            self._counters.fill(0)
+            self._finished(node_limit)
             score = position.finished_score()
-            result = (score > 0) - (score < 0) if weak else score
-        else:
-            keys, scores, book_moves = self._book_arrays()
-            result = int(
+            return (score > 0) - (score < 0) if weak else score
+        keys, scores, book_moves = self._book_arrays()
+
+        def call(resume: bool) -> int:
+            return int(
                 kernel.solve(
                     position.current,
                     position.mask,
@@ -208,25 +304,42 @@ class Solver:
                     scores,
                     book_moves,
                     self._counters,
-                    limit,
+                    self._stack,
+                    resume,
                 )
             )
-        self._finish(start)
-        return result
 
-    def analyze(
-        self, position: Position, *, weak: bool = False, node_limit: int | None = None
-    ) -> list[int]:
-        """The score of playing each column (``INVALID_MOVE`` where it cannot be played).
+        return (yield from self._steps(call, node_limit, analyzing=False))
 
-        Raises ``NodeLimitReached`` if ``node_limit`` nodes do not suffice.
+    def solve(
+        self,
+        position: Position,
+        *,
+        weak: bool = False,
+        node_limit: int | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> int:
+        """The score of ``position`` for the side to move (exact, or its sign if ``weak``).
+
+        ``progress`` is called between chunks (every ``chunk_nodes`` nodes) in the
+        calling thread. Raises ``NodeLimitReached`` if ``node_limit`` nodes do not
+        suffice and ``SolveStopped`` after ``stop()`` (the table keeps what was
+        learnt, so a retry starts ahead).
         """
-        limit = self._limit(node_limit)
-        start = time.perf_counter()
+        steps = self.solve_steps(position, weak=weak, node_limit=node_limit)
+        return self._drive(steps, progress)
+
+    def analyze_steps(
+        self, position: Position, *, weak: bool = False, node_limit: int | None = None
+    ) -> Generator[SolveProgress, None, list[int]]:
+        """``analyze`` as a generator: a ``SolveProgress`` between chunks, the scores at the end."""
         out = np.full(WIDTH, INVALID_MOVE, np.int64)
-        self._counters.fill(0)
-        if not position.is_over:
-            keys, scores, book_moves = self._book_arrays()
+        if position.is_over:
+            self._finished(node_limit)
+            return [int(score) for score in out]
+        keys, scores, book_moves = self._book_arrays()
+
+        def call(resume: bool) -> int:
             kernel.analyze(
                 position.current,
                 position.mask,
@@ -239,8 +352,27 @@ class Solver:
                 scores,
                 book_moves,
                 self._counters,
-                limit,
+                self._stack,
+                resume,
                 out,
             )
-        self._finish(start)
+            return 0
+
+        yield from self._steps(call, node_limit, analyzing=True)
         return [int(score) for score in out]
+
+    def analyze(
+        self,
+        position: Position,
+        *,
+        weak: bool = False,
+        node_limit: int | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> list[int]:
+        """The score of playing each column (``INVALID_MOVE`` where it cannot be played).
+
+        ``progress``, ``NodeLimitReached`` and ``SolveStopped`` as for ``solve``;
+        ``SolveProgress.column`` tells which column is being solved.
+        """
+        steps = self.analyze_steps(position, weak=weak, node_limit=node_limit)
+        return self._drive(steps, progress)
