@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from abgames.games.base import Move
 from abgames.search import score as scores
 
+#: The ``note`` of a result an exact player could not prove and searched heuristically.
+NOT_SOLVED = "not solved, best heuristic move"
+
 
 @dataclass(frozen=True)
 class SearchResult:
@@ -19,6 +22,10 @@ class SearchResult:
     ``solved`` means the score is exact to the end of the game: no leaf was cut
     off by the depth horizon, or the score is a proven win or loss (iterative
     deepening finds the shortest win first).
+    ``note`` is what a person should be told beyond the numbers, shown as is beside
+    the score: ``"not solved, best heuristic move"`` when an exact player had to
+    fall back on a heuristic search (``NOT_SOLVED``), ``"solving column 4"`` on the
+    progress results of a solver still at work; empty otherwise.
     """
 
     move: Move | None
@@ -33,6 +40,7 @@ class SearchResult:
     tt_hits: int = 0
     complete: bool = True
     solved: bool = False
+    note: str = ""
 
     @property
     def nodes_per_second(self) -> float:
