@@ -22,6 +22,7 @@ positions (mirror images included) are solved once. Positions are spread over
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -39,8 +40,11 @@ Log = Callable[[str], None]
 _worker_solver: Solver | None = None
 
 
-def _init_worker(table_bits: int) -> None:
+def _init_worker(table_bits: int, pooled: bool = True) -> None:
+    """Make this process's solver; a pool worker leaves Ctrl-C to the parent, which ends it."""
     global _worker_solver
+    if pooled:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_solver = Solver(table_bits)
 
 
@@ -166,7 +170,7 @@ def build(
         else None
     )
     if pool is None:
-        _init_worker(table_bits)
+        _init_worker(table_bits, pooled=False)
     try:
         with work_path.open("a") as work:
             for ply in range(root_position.moves, last_ply):
@@ -201,6 +205,10 @@ def build(
                         continue
                     for reply in _children_to_solve(moves + str(column + 1), reply_root):
                         following[reply] = Position.parse(reply)
+    except BaseException:
+        if pool is not None:
+            pool.terminate()  # Ctrl-C or an error: the workers' running solves are dropped
+        raise
     finally:
         if pool is not None:
             pool.close()
