@@ -35,12 +35,14 @@ until the 8-bit generation wraps, when the array is zeroed.
 The optional book is two sorted arrays (canonical keys, exact scores) consulted at
 nodes with at most ``book_max_moves`` discs; see ``abgames.ai.connect4.book``.
 
-Every compiled function releases the GIL (``nogil=True``): other Python threads (a
-window, a progress printer) keep running during a solve. A long solve runs in
-chunks: the entry points *pause* when the node count reaches
-``counters[PAUSE_AT]``, leaving where they were in ``counters`` and ``stack``, and a
-call with ``resume=True`` carries on exactly there, so the caller can report
-progress, notice Ctrl-C or give up between chunks at no cost to the search.
+The entry points release the GIL (``nogil=True``): other Python threads (a window,
+a progress printer) keep running during a solve; twins that hold it
+(``*_holding_gil``) serve a solve's first short chunk, where releasing the GIL
+would cost more than the search. A long solve runs in chunks: the entry points
+*pause* when the node count reaches ``counters[PAUSE_AT]``, leaving where they were
+in ``counters`` and ``stack``, and a call with ``resume=True`` carries on exactly
+there, so the caller can report progress, notice Ctrl-C or give up between chunks
+at no cost to the search.
 """
 
 from __future__ import annotations
@@ -455,7 +457,7 @@ def _solve(
 
 
 @njit(cache=True, nogil=True)
-def solve(
+def _solve_entry(
     current: int,
     mask: int,
     moves: int,
@@ -499,7 +501,7 @@ def solve(
 
 
 @njit(cache=True, nogil=True)
-def analyze(
+def _analyze_entry(
     current: int,
     mask: int,
     moves: int,
@@ -512,8 +514,8 @@ def analyze(
     book_max_moves: int,
     counters: np.ndarray,
     stack: np.ndarray,
-    resume: bool,
     scores: np.ndarray,
+    resume: bool,
 ) -> None:
     """Fill ``scores[c]`` with the score of playing column ``c`` (``INVALID_MOVE`` if full).
 
@@ -557,3 +559,149 @@ def analyze(
                 counters[COLUMN] = column
                 return
             scores[column] = -score
+
+
+# The entry points. Each exists twice: releasing the GIL (for long solves, so other
+# threads run) and holding it (for a solve's first few thousand nodes, where releasing
+# and taking back the GIL would cost more than the search itself: small solves take
+# a microsecond or two). Pausing and resuming lets one solve use both.
+
+
+@njit(cache=True, nogil=True)
+def solve(
+    current: int,
+    mask: int,
+    moves: int,
+    weak: bool,
+    table: np.ndarray,
+    hash_shift: int,
+    generation: int,
+    book_keys: np.ndarray,
+    book_scores: np.ndarray,
+    book_max_moves: int,
+    counters: np.ndarray,
+    stack: np.ndarray,
+    resume: bool,
+) -> int:
+    """The score of an unfinished position (``_solve_entry``), releasing the GIL."""
+    return _solve_entry(
+        current,
+        mask,
+        moves,
+        weak,
+        table,
+        hash_shift,
+        generation,
+        book_keys,
+        book_scores,
+        book_max_moves,
+        counters,
+        stack,
+        resume,
+    )
+
+
+@njit(cache=True)
+def solve_holding_gil(
+    current: int,
+    mask: int,
+    moves: int,
+    weak: bool,
+    table: np.ndarray,
+    hash_shift: int,
+    generation: int,
+    book_keys: np.ndarray,
+    book_scores: np.ndarray,
+    book_max_moves: int,
+    counters: np.ndarray,
+    stack: np.ndarray,
+    resume: bool,
+) -> int:
+    """``solve`` without releasing the GIL: for a first short chunk."""
+    return _solve_entry(
+        current,
+        mask,
+        moves,
+        weak,
+        table,
+        hash_shift,
+        generation,
+        book_keys,
+        book_scores,
+        book_max_moves,
+        counters,
+        stack,
+        resume,
+    )
+
+
+@njit(cache=True, nogil=True)
+def analyze(
+    current: int,
+    mask: int,
+    moves: int,
+    weak: bool,
+    table: np.ndarray,
+    hash_shift: int,
+    generation: int,
+    book_keys: np.ndarray,
+    book_scores: np.ndarray,
+    book_max_moves: int,
+    counters: np.ndarray,
+    stack: np.ndarray,
+    scores: np.ndarray,
+    resume: bool,
+) -> None:
+    """Every column's score (``_analyze_entry``), releasing the GIL."""
+    _analyze_entry(
+        current,
+        mask,
+        moves,
+        weak,
+        table,
+        hash_shift,
+        generation,
+        book_keys,
+        book_scores,
+        book_max_moves,
+        counters,
+        stack,
+        scores,
+        resume,
+    )
+
+
+@njit(cache=True)
+def analyze_holding_gil(
+    current: int,
+    mask: int,
+    moves: int,
+    weak: bool,
+    table: np.ndarray,
+    hash_shift: int,
+    generation: int,
+    book_keys: np.ndarray,
+    book_scores: np.ndarray,
+    book_max_moves: int,
+    counters: np.ndarray,
+    stack: np.ndarray,
+    scores: np.ndarray,
+    resume: bool,
+) -> None:
+    """``analyze`` without releasing the GIL: for a first short chunk."""
+    _analyze_entry(
+        current,
+        mask,
+        moves,
+        weak,
+        table,
+        hash_shift,
+        generation,
+        book_keys,
+        book_scores,
+        book_max_moves,
+        counters,
+        stack,
+        scores,
+        resume,
+    )

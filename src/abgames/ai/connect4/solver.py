@@ -10,7 +10,9 @@ A long solve runs in chunks of ``CHUNK_NODES`` nodes (about a tenth of a second)
 the compiled search releases the GIL while it runs, and between chunks the solver
 reports progress, lets Ctrl-C through (``KeyboardInterrupt`` in the calling thread)
 and honours ``stop()`` from another thread. Chunks cost nothing: the kernel pauses
-and resumes exactly where it was.
+and resumes exactly where it was. The first chunk is short (``GIL_HELD_NODES``,
+about a millisecond) and keeps the GIL: most solves end within it, and releasing
+the GIL would cost more than they do.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,6 +44,9 @@ CELLS = kernel.CELLS
 INVALID_MOVE = kernel.INVALID_MOVE
 #: Nodes between two looks from Python at a running solve (progress, Ctrl-C, ``stop()``).
 CHUNK_NODES = 1 << 20
+#: Nodes of a solve's first chunk, run without releasing the GIL (about a millisecond):
+#: most solves end within it, and releasing the GIL would cost more than they do.
+GIL_HELD_NODES = 10_000
 _NO_BOOK_KEYS = np.zeros(0, np.int64)
 _NO_BOOK_SCORES = np.zeros(0, np.int8)
 
@@ -167,7 +172,10 @@ class SolveProgress:
 
 
 ProgressCallback = Callable[[SolveProgress], None]
-R = TypeVar("R")
+
+
+#: A kernel entry point: ``kernel.solve`` or ``kernel.analyze`` (or its GIL-holding twin).
+KernelEntry = Callable[..., Any]
 
 
 class Solver:
@@ -228,51 +236,113 @@ class Solver:
             raise ValueError(f"node_limit must be positive, not {node_limit}")
         return node_limit
 
-    def _steps(
-        self, call: Callable[[bool], int], node_limit: int | None, analyzing: bool
-    ) -> Generator[SolveProgress, None, int]:
-        """Run a kernel entry point chunk by chunk, yielding progress between chunks.
+    def _pause_mark(self, limit: int) -> None:
+        """Where the next chunk pauses: ``chunk_nodes`` further on, or at the node limit."""
+        pause_at = int(self._counters[kernel.NODES]) + max(2, self.chunk_nodes)
+        self._counters[kernel.PAUSE_AT] = min(pause_at, limit) if limit else pause_at
 
-        ``call(resume)`` runs the entry point once; its answer is the generator's
-        return value. Raises ``NodeLimitReached`` or ``SolveStopped`` (the table
-        keeps what was learnt, so a retry starts ahead).
-        """
-        limit = self._limit(node_limit)
+    def _paused(self, limit: int, start: float, analyzing: bool) -> SolveProgress:
+        """The report of a paused solve; ``NodeLimitReached`` or ``SolveStopped`` if it must end."""
         counters = self._counters
-        start = time.perf_counter()
+        nodes = int(counters[kernel.NODES])
+        if limit and nodes >= limit:
+            raise NodeLimitReached(f"no answer within {nodes} nodes")
+        if self._stop_requested:
+            raise SolveStopped(f"stopped after {nodes} nodes")
+        column = int(counters[kernel.COLUMN]) if analyzing else None
+        return SolveProgress(nodes, time.perf_counter() - start, column)
+
+    def _begin(self, node_limit: int | None) -> tuple[int, float]:
+        """Set up a new call (the kernel counts nodes from 0); its node limit and start time.
+
+        Kept lean, as ``_run``: the smallest solves take a couple of microseconds.
+        """
+        limit = 0 if node_limit is None else self._limit(node_limit)
         self._stop_requested = False
-        counters[kernel.NODES] = 0
-        resume = False
+        chunk = self.chunk_nodes
+        first = GIL_HELD_NODES if chunk >= GIL_HELD_NODES else max(2, chunk)
+        self._counters[kernel.PAUSE_AT] = min(first, limit) if limit else first
+        return limit, time.perf_counter()
+
+    def _run(
+        self,
+        entry: tuple[KernelEntry, KernelEntry, tuple[Any, ...], bool],
+        node_limit: int | None,
+        progress: ProgressCallback | None,
+    ) -> Any:
+        """Run a kernel entry point chunk by chunk until it answers; its return value.
+
+        ``entry`` is ``(holding_gil, releasing_gil, arguments, analyzing)``: the entry
+        point for the first chunk and for the rest (see ``kernel``), its arguments up
+        to ``resume``, and whether progress reports name a column. ``progress`` gets
+        a report between chunks. Raises ``NodeLimitReached`` or ``SolveStopped``
+        (the table keeps what was learnt, so a retry starts ahead). ``_steps`` is
+        the same loop as a generator; this plain one keeps small solves, thousands
+        a second, free of the generator's cost.
+        """
+        holding_gil, releasing_gil, arguments, analyzing = entry
+        limit, start = self._begin(node_limit)
+        counters = self._counters
         try:
-            while True:
-                pause_at = int(counters[kernel.NODES]) + max(2, self.chunk_nodes)
-                counters[kernel.PAUSE_AT] = min(pause_at, limit) if limit else pause_at
-                result = call(resume)
-                if not counters[kernel.PAUSED]:
-                    return result
-                nodes = int(counters[kernel.NODES])
-                if limit and nodes >= limit:
-                    raise NodeLimitReached(f"no answer within {nodes} nodes")
-                if self._stop_requested:
-                    raise SolveStopped(f"stopped after {nodes} nodes")
-                column = int(counters[kernel.COLUMN]) if analyzing else None
-                yield SolveProgress(nodes, time.perf_counter() - start, column)
-                resume = True
+            result = holding_gil(*arguments, False)
+            while counters[kernel.PAUSED]:
+                report = self._paused(limit, start, analyzing)
+                if progress is not None:
+                    progress(report)
+                self._pause_mark(limit)
+                result = releasing_gil(*arguments, True)
+            return result
         finally:
             self.nodes = int(counters[kernel.NODES])
             self.elapsed = time.perf_counter() - start
 
-    @staticmethod
-    def _drive(steps: Generator[SolveProgress, None, R], progress: ProgressCallback | None) -> R:
-        """Run ``steps`` to its end, passing each report to ``progress``."""
-        while True:
-            try:
-                report = next(steps)
-            except StopIteration as done:
-                answer: R = done.value
-                return answer
-            if progress is not None:
-                progress(report)
+    def _steps(
+        self, entry: tuple[KernelEntry, KernelEntry, tuple[Any, ...], bool], node_limit: int | None
+    ) -> Generator[SolveProgress, None, Any]:
+        """``_run`` as a generator: yields each report between chunks, returns the answer."""
+        holding_gil, releasing_gil, arguments, analyzing = entry
+        limit, start = self._begin(node_limit)
+        counters = self._counters
+        try:
+            result = holding_gil(*arguments, False)
+            while counters[kernel.PAUSED]:
+                yield self._paused(limit, start, analyzing)
+                self._pause_mark(limit)
+                result = releasing_gil(*arguments, True)
+            return result
+        finally:
+            self.nodes = int(counters[kernel.NODES])
+            self.elapsed = time.perf_counter() - start
+
+    def _arguments(self, position: Position, weak: bool) -> tuple[Any, ...]:
+        """The arguments ``kernel.solve`` and ``kernel.analyze`` share (``resume`` is last)."""
+        keys, scores, book_moves = self._book_arrays()
+        return (
+            position.current,
+            position.mask,
+            position.moves,
+            weak,
+            self.table,
+            64 - self.table_bits,
+            self._generation,
+            keys,
+            scores,
+            book_moves,
+            self._counters,
+            self._stack,
+        )
+
+    def _solve_entry(
+        self, position: Position, weak: bool
+    ) -> tuple[KernelEntry, KernelEntry, tuple[Any, ...], bool]:
+        arguments = self._arguments(position, weak)
+        return kernel.solve_holding_gil, kernel.solve, arguments, False
+
+    def _analyze_entry(
+        self, position: Position, weak: bool, out: np.ndarray
+    ) -> tuple[KernelEntry, KernelEntry, tuple[Any, ...], bool]:
+        arguments = (*self._arguments(position, weak), out)
+        return kernel.analyze_holding_gil, kernel.analyze, arguments, True
 
     def _finished(self, node_limit: int | None) -> None:
         """Counters for a call on a finished game: no search at all."""
@@ -280,36 +350,10 @@ class Solver:
         self.nodes = 0
         self.elapsed = 0.0
 
-    def solve_steps(
-        self, position: Position, *, weak: bool = False, node_limit: int | None = None
-    ) -> Generator[SolveProgress, None, int]:
-        """``solve`` as a generator: a ``SolveProgress`` between chunks, the score at the end."""
-        if position.is_over:
-            self._finished(node_limit)
-            score = position.finished_score()
-            return (score > 0) - (score < 0) if weak else score
-        keys, scores, book_moves = self._book_arrays()
-
-        def call(resume: bool) -> int:
-            return int(
-                kernel.solve(
-                    position.current,
-                    position.mask,
-                    position.moves,
-                    weak,
-                    self.table,
-                    64 - self.table_bits,
-                    self._generation,
-                    keys,
-                    scores,
-                    book_moves,
-                    self._counters,
-                    self._stack,
-                    resume,
-                )
-            )
-
-        return (yield from self._steps(call, node_limit, analyzing=False))
+    @staticmethod
+    def _finished_score(position: Position, weak: bool) -> int:
+        score = position.finished_score()
+        return (score > 0) - (score < 0) if weak else score
 
     def solve(
         self,
@@ -326,8 +370,19 @@ class Solver:
         suffice and ``SolveStopped`` after ``stop()`` (the table keeps what was
         learnt, so a retry starts ahead).
         """
-        steps = self.solve_steps(position, weak=weak, node_limit=node_limit)
-        return self._drive(steps, progress)
+        if position.is_over:
+            self._finished(node_limit)
+            return self._finished_score(position, weak)
+        return int(self._run(self._solve_entry(position, weak), node_limit, progress))
+
+    def solve_steps(
+        self, position: Position, *, weak: bool = False, node_limit: int | None = None
+    ) -> Generator[SolveProgress, None, int]:
+        """``solve`` as a generator: a ``SolveProgress`` between chunks, the score at the end."""
+        if position.is_over:
+            self._finished(node_limit)
+            return self._finished_score(position, weak)
+        return int((yield from self._steps(self._solve_entry(position, weak), node_limit)))
 
     def analyze_steps(
         self, position: Position, *, weak: bool = False, node_limit: int | None = None
@@ -336,29 +391,8 @@ class Solver:
         out = np.full(WIDTH, INVALID_MOVE, np.int64)
         if position.is_over:
             self._finished(node_limit)
-            return [int(score) for score in out]
-        keys, scores, book_moves = self._book_arrays()
-
-        def call(resume: bool) -> int:
-            kernel.analyze(
-                position.current,
-                position.mask,
-                position.moves,
-                weak,
-                self.table,
-                64 - self.table_bits,
-                self._generation,
-                keys,
-                scores,
-                book_moves,
-                self._counters,
-                self._stack,
-                resume,
-                out,
-            )
-            return 0
-
-        yield from self._steps(call, node_limit, analyzing=True)
+        else:
+            yield from self._steps(self._analyze_entry(position, weak, out), node_limit)
         return [int(score) for score in out]
 
     def analyze(
@@ -374,5 +408,9 @@ class Solver:
         ``progress``, ``NodeLimitReached`` and ``SolveStopped`` as for ``solve``;
         ``SolveProgress.column`` tells which column is being solved.
         """
-        steps = self.analyze_steps(position, weak=weak, node_limit=node_limit)
-        return self._drive(steps, progress)
+        out = np.full(WIDTH, INVALID_MOVE, np.int64)
+        if position.is_over:
+            self._finished(node_limit)
+        else:
+            self._run(self._analyze_entry(position, weak, out), node_limit, progress)
+        return [int(score) for score in out]
