@@ -8,6 +8,8 @@ length. The bound below is relative to the search's own length, not a duration.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from itertools import pairwise
@@ -91,3 +93,17 @@ def test_the_gomoku_engine_leaves_other_threads_running() -> None:
             pass
     assert result.move is not None and result.nodes > 1000
     assert ticker.longest_gap < LARGEST_GAP_FRACTION * ticker.elapsed
+
+
+def test_the_first_solve_prepares_the_gil_releasing_kernel() -> None:
+    """Compiling it at the first long solve would stall every thread: it comes with the first."""
+    script = (
+        "from abgames.ai.connect4 import kernel\n"
+        "from abgames.ai.connect4.solver import Position, Solver\n"
+        "Solver(12).analyze(Position.parse('2252576253462244111563365343671351'))\n"
+        "print(len(kernel.analyze.signatures), len(kernel.solve.signatures))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert result.stdout.split() == ["1", "0"]  # analyze's twin is ready; solve was not used

@@ -176,6 +176,20 @@ ProgressCallback = Callable[[SolveProgress], None]
 
 #: A kernel entry point: ``kernel.solve`` or ``kernel.analyze`` (or its GIL-holding twin).
 KernelEntry = Callable[..., Any]
+#: The GIL-releasing entry points compiled (or loaded from the cache) in this process.
+_READY_TWINS: set[KernelEntry] = set()
+
+
+def _prepare_twin(holding_gil: Any, releasing_gil: Any) -> None:
+    """Compile (or load) ``releasing_gil`` now, for the argument types ``holding_gil`` met.
+
+    Left to its first use -- the first solve longer than a chunk -- compiling would
+    stall every thread for a second or more; this way it happens with the first
+    solve (or ``abgames warmup``).
+    """
+    for signature in holding_gil.signatures:
+        releasing_gil.compile(signature)
+    _READY_TWINS.add(releasing_gil)
 
 
 class Solver:
@@ -285,6 +299,8 @@ class Solver:
         counters = self._counters
         try:
             result = holding_gil(*arguments, False)
+            if releasing_gil not in _READY_TWINS:
+                _prepare_twin(holding_gil, releasing_gil)
             while counters[kernel.PAUSED]:
                 report = self._paused(limit, start, analyzing)
                 if progress is not None:
@@ -305,6 +321,8 @@ class Solver:
         counters = self._counters
         try:
             result = holding_gil(*arguments, False)
+            if releasing_gil not in _READY_TWINS:
+                _prepare_twin(holding_gil, releasing_gil)
             while counters[kernel.PAUSED]:
                 yield self._paused(limit, start, analyzing)
                 self._pause_mark(limit)
