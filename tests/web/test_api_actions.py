@@ -216,16 +216,19 @@ GOOD = {
         (b"[1, 2]", "this is not an abgames save file"),
         (json.dumps(GOOD | {"format": "chess"}).encode(), "this is not an abgames save file"),
         (json.dumps(GOOD | {"version": 7}).encode(), "save file version 7 is not supported"),
-        (json.dumps(GOOD | {"game": "go"}).encode(), "unknown game 'go'"),
+        (json.dumps(GOOD | {"game": "go"}).encode(), 'game in the save file: "go" is not one of'),
         (json.dumps(GOOD | {"moves": ["a1", "a1"]}).encode(), "move 2 ('a1')"),
-        (json.dumps(GOOD | {"moves": "a1"}).encode(), "moves are not a list"),
+        (json.dumps(GOOD | {"moves": "a1"}).encode(), 'moves in the save file: "a1" is not a list'),
         (json.dumps(GOOD | {"players": ["human"]}).encode(), "must name two players"),
         (json.dumps(GOOD | {"players": ["human", "ai"]}).encode(), "bad players"),
         (
             json.dumps(GOOD | {"players": ["ai", "ai"], "levels": ["x", "y"]}).encode(),
             "tictactoe has no level 'x'",
         ),
-        (json.dumps(GOOD | {"options": {"size": 9}}).encode(), "bad settings"),
+        (
+            json.dumps(GOOD | {"options": {"size": 9}}).encode(),
+            "options.size in the save file: tictactoe has no such option",
+        ),
     ],
 )
 def test_a_corrupt_upload_is_refused_naming_the_fault(
