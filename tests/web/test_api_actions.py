@@ -130,6 +130,31 @@ def test_ai_vs_ai_pause_step_resume_and_delay(c: TestClient) -> None:
     assert all(entry["score_text"] == "draw" for entry in [state["analysis"]])
 
 
+def test_a_pace_change_keeps_the_running_search(c: TestClient) -> None:
+    """A new delay while an AI-vs-AI search runs: its answer is still played."""
+    game_id, headers, state = create(c, game="tictactoe", mode="ai-ai", level=SLOW_LEVEL)
+    assert state["delay_ms"] == 400  # AI vs AI starts at a watchable pace
+    wait_until_thinking(c, game_id, headers)
+    paced = c.post(url(game_id, "control"), json={"delay_ms": 20}, headers=headers).json()
+    assert paced["delay_ms"] == 20 and paced["status"] == "thinking"
+    assert c.post(url(game_id, "move-now"), headers=headers).status_code == 200
+    deadline = time.monotonic() + 30
+    while not c.get(url(game_id), headers=headers).json()["moves"]:
+        assert time.monotonic() < deadline, "the search's answer was dropped"
+        time.sleep(0.02)
+    c.post(url(game_id, "control"), json={"action": "pause"}, headers=headers)
+
+
+def test_a_new_ai_vs_ai_game_takes_its_pace_from_the_request(c: TestClient) -> None:
+    game_id, headers, state = create(
+        c, game="tictactoe", mode="ai-ai", level=SLOW_LEVEL, delay_ms=0
+    )
+    assert state["delay_ms"] == 0
+    c.post(url(game_id, "control"), json={"action": "pause"}, headers=headers)
+    _, _, human = create(c, game="tictactoe", level="perfect")
+    assert human["delay_ms"] == 0
+
+
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [

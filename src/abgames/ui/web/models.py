@@ -40,6 +40,14 @@ class CreateGame(Request):
         int | None,
         Field(ge=0, le=2**63 - 1, description="seed for the AI's choice among equal moves"),
     ] = None
+    delay_ms: Annotated[
+        int | None,
+        Field(
+            ge=0,
+            le=60_000,
+            description="AI vs AI: pause between moves, milliseconds (default 400)",
+        ),
+    ] = None
 
 
 class MoveRequest(Request):
