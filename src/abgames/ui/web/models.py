@@ -95,6 +95,9 @@ class Analysis(BaseModel):
     pv: list[MoveText] = Field(description="the expected line, from the searched position")
     root_scores: list[RootScore] = Field(description="every root move searched, best first")
     solved: bool = Field(description="whether the score is exact to the end of the game")
+    note: str = Field(
+        default="", description='what to tell beyond the numbers: "not solved, best heuristic move"'
+    )
     view: int = Field(description="the side (0 or 1) whose view the scores take")
     why: str = Field(description="the choice explained in words")
     ply: int = Field(description="moves played before the searched position")
