@@ -6,6 +6,22 @@ turns a win into a draw or loss, nor a draw into a loss; among equal moves it wi
 fastest or loses slowest (the score already says so) and then prefers the centre.
 The choice is deterministic.
 
+Before the exact scores, in this order (``strategy`` explains the weak rule):
+
+- the strategy book (``strategy_book``), when it has the position: its value and
+  move, no search at all;
+- a column that wins at once;
+- positions with fewer than ``EXACT_FROM`` discs (too early for every column's
+  exact score to be cheap): the position's win/draw/loss, then one child after
+  another in centre order until one keeps that value (``strategy.decide``). A
+  win proved this way has no known distance: it is reported as the slowest win
+  possible (the same for a loss), with ``root_scores_exact`` false.
+
+One transposition table (``PERFECT_TABLE_BITS``) serves the whole game, so each
+move reuses what the previous ones proved; the player also remembers the value
+its last move kept: after a winning move every reply leaves it winning, which
+then needs no solve.
+
 Other board sizes are not supported by the compiled solver: there the player falls
 back to the reference ``AlphaBeta`` engine with the heuristic evaluation under a
 time limit, which is strong but not perfect. The same fallback answers (with
@@ -23,16 +39,18 @@ from collections.abc import Iterator, Sequence
 
 from abgames.ai.connect4 import heuristic
 from abgames.ai.connect4.book import Book, load_default_book
-from abgames.ai.connect4.kernel import COLUMN_ORDER, INVALID_MOVE
+from abgames.ai.connect4.kernel import COLUMN_ORDER, INVALID_MOVE, WIDTH
 from abgames.ai.connect4.players import PERFECT_LEVEL
 from abgames.ai.connect4.solver import (
     CELLS,
-    DEFAULT_TABLE_BITS,
     NodeLimitReached,
     Position,
     Solver,
+    canonical_key,
     supports,
 )
+from abgames.ai.connect4.strategy import WIN, Decision, decide, immediate_win
+from abgames.ai.connect4.strategy_book import StrategyBook, load_default_strategy
 from abgames.ai.player import AIPlayer
 from abgames.games.base import GameState, Move
 from abgames.games.connect4 import ConnectFour
@@ -45,6 +63,11 @@ from abgames.search.result import SearchResult
 FALLBACK_SECONDS = 3.0
 #: Nodes the solver may spend on one move (about 5 s) before the fallback plays.
 PERFECT_NODE_LIMIT = 25_000_000
+#: Fewest discs for which every column gets its exact score (measured: see
+#: docs/connect4.md); earlier, one value-keeping column is found by weak solves.
+EXACT_FROM = 16
+#: The perfect player's table: 2**24 entries = 128 MiB, kept for the whole game.
+PERFECT_TABLE_BITS = 24
 #: ``22``: a win with the winner's k-th disc scores ``22 - k``.
 _SCORE_BASE = (CELLS + 2) // 2
 _CENTRE_RANK = {column: rank for rank, column in enumerate(COLUMN_ORDER)}
@@ -90,7 +113,8 @@ class PerfectPlayer(AIPlayer):
         level: str = PERFECT_LEVEL,
         *,
         book: Book | str | None = "default",
-        table_bits: int = DEFAULT_TABLE_BITS,
+        strategy: StrategyBook | str | None = "default",
+        table_bits: int = PERFECT_TABLE_BITS,
         node_limit: int | None = PERFECT_NODE_LIMIT,
         fallback_seconds: float = FALLBACK_SECONDS,
     ) -> None:
@@ -98,6 +122,10 @@ class PerfectPlayer(AIPlayer):
         self.node_limit = node_limit
         self.fallback_seconds = fallback_seconds
         self._book_choice = book
+        self._strategy_choice = strategy
+        self._strategy: StrategyBook | None = None
+        #: Canonical key of the position after this player's last move -> the value it kept.
+        self._kept: dict[int, int] = {}
         self._table_bits = table_bits
         self._solver: Solver | None = None
         self._fallback: AlphaBeta | None = None
@@ -109,6 +137,10 @@ class PerfectPlayer(AIPlayer):
             book = load_default_book() if self._book_choice == "default" else self._book_choice
             assert book is None or isinstance(book, Book)
             self._solver = Solver(self._table_bits, book)
+            choice = self._strategy_choice
+            strategy = load_default_strategy() if choice == "default" else choice
+            assert strategy is None or isinstance(strategy, StrategyBook)
+            self._strategy = strategy
         return self._solver
 
     def think(self, state: GameState) -> Iterator[SearchResult]:
@@ -131,8 +163,12 @@ class PerfectPlayer(AIPlayer):
         start = time.perf_counter()
         position = Position.from_state(state)
         solver = self.solver
+        planned = self._planned(state, position, start)
+        if planned is not None:
+            return planned
         scores = solver.analyze(position, node_limit=self.node_limit)
         column = choose_column(scores)
+        self._remember(position, column, scores[column])
         root_scores: dict[Move, int] = {
             c: to_search_score(s, position.moves) for c, s in enumerate(scores) if s != INVALID_MOVE
         }
@@ -145,6 +181,78 @@ class PerfectPlayer(AIPlayer):
             pv=(column,),
             root_scores=root_scores,
             root_scores_exact=True,
+            solved=True,
+        )
+
+    def _planned(self, state: ConnectFour, position: Position, start: float) -> SearchResult | None:
+        """The strategy book's or the weak rule's result; ``None`` where exact scores are due.
+
+        Raises ``NodeLimitReached`` if the weak solves need more than ``node_limit`` nodes.
+        """
+        if self._strategy is not None:
+            entry = self._strategy.get(position)
+            if entry is not None:
+                value, column = entry
+                return self._weak_result(
+                    position, Decision(column, value, {column: value}), 0, start
+                )
+        if (
+            immediate_win(position) is not None
+            or position.moves >= EXACT_FROM
+            or self._book_scores_every_child(position)
+        ):
+            return None
+        spent = 0
+
+        def value_of(child: Position) -> int:
+            nonlocal spent
+            limit = None if self.node_limit is None else max(1, self.node_limit - spent)
+            try:
+                return self.solver.solve(child, weak=True, node_limit=limit)
+            finally:
+                spent += self.solver.nodes
+
+        decision = decide(position, value_of, self._known_value(state))
+        return self._weak_result(position, decision, spent, start)
+
+    def _book_scores_every_child(self, position: Position) -> bool:
+        """Whether the exact book holds every child (exact scores cost nothing then)."""
+        book = self.solver.book
+        if book is None or position.moves >= book.max_moves:
+            return False
+        children = [position.play(c) for c in range(WIDTH) if position.can_play(c)]
+        return all(child.is_over or book.get(child.key) is not None for child in children)
+
+    def _known_value(self, state: ConnectFour) -> int | None:
+        """The value of ``state`` if this player's last move (just before) kept a win."""
+        if not state.moves:
+            return None
+        parent = Position.parse(state.notation()[:-1])
+        return WIN if self._kept.get(canonical_key(parent.key)) == WIN else None
+
+    def _remember(self, position: Position, column: int, score: int) -> None:
+        after = position.play(column)
+        self._kept = {canonical_key(after.key): (score > 0) - (score < 0)}
+
+    def _weak_result(
+        self, position: Position, decision: Decision, nodes: int, start: float
+    ) -> SearchResult:
+        """A result from weak values: a win or loss counts as the slowest possible."""
+        self._remember(position, decision.column, decision.value)
+        root_scores: dict[Move, int] = {
+            column: to_search_score(value, position.moves)
+            for column, value in decision.child_values.items()
+        }
+        score = root_scores[decision.column]
+        return SearchResult(
+            move=decision.column,
+            score=score,
+            depth=plies_to_end(decision.value, position.moves),
+            nodes=nodes,
+            elapsed=time.perf_counter() - start,
+            pv=(decision.column,),
+            root_scores=root_scores,
+            root_scores_exact=False,
             solved=True,
         )
 

@@ -1,0 +1,224 @@
+"""Where must the Connect Four book end? Solve times per ply on the positions ``perfect`` meets.
+
+Plays games of the ``perfect`` player against a random player and the heuristic
+levels (``--opponents``), as first and as second player, and at each of the
+perfect player's turns measures, with the transposition table cleared:
+
+- ``weak``: the win/draw/loss of the position (``Solver.solve(weak=True)``);
+- ``exact``: its exact score (``Solver.solve``);
+- ``move``: the perfect player's own answer (book, strategy or live solve), with
+  the table it keeps across the game, as in play.
+
+Solves are capped at ``--cap`` nodes; a capped solve is counted as "over cap".
+Times depend on the machine's load, nodes do not: the table prints both, and
+the thresholds (100 ms, 5 s) are also applied to nodes at ``--rate`` nodes per
+second (the unloaded speed of the 2-core development machine). It also prints
+each answer's time (max, p99) and every move that is unsolved or loses value
+(checked by the independent exact or weak solve where it finished).
+
+Usage: ``python benchmarks/connect4_perfect.py [--games N] [--cap NODES] [--seed S]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from abgames.ai.connect4.perfect import PerfectPlayer
+from abgames.ai.connect4.solver import NodeLimitReached, Position, Solver
+from abgames.ai.levels import make_player
+from abgames.ai.player import AIPlayer
+from abgames.games.connect4 import ConnectFour
+
+#: Nodes per second of the solver on the unloaded development machine (one core).
+UNLOADED_RATE = 5_000_000
+FAST_SECONDS = 0.1
+SLOW_SECONDS = 5.0
+
+
+@dataclass
+class Sample:
+    """One solve: nodes and seconds, or ``None`` seconds when the cap stopped it."""
+
+    nodes: int
+    seconds: float | None
+
+
+@dataclass
+class PlyStats:
+    weak: list[Sample] = field(default_factory=list)
+    exact: list[Sample] = field(default_factory=list)
+    move: list[float] = field(default_factory=list)
+    move_nodes: list[int] = field(default_factory=list)
+
+
+def timed_solve(solver: Solver, position: Position, weak: bool, cap: int) -> tuple[Sample, int]:
+    solver.clear()
+    start = time.perf_counter()
+    try:
+        value = solver.solve(position, weak=weak, node_limit=cap)
+    except NodeLimitReached:
+        return Sample(cap, None), 99
+    return Sample(solver.nodes, time.perf_counter() - start), value
+
+
+class RandomPlayer:
+    def __init__(self, seed: int) -> None:
+        self.random = random.Random(seed)
+
+    def move(self, state: ConnectFour) -> int:
+        return int(self.random.choice(list(state.legal_moves())))
+
+
+def sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def play_game(
+    perfect: PerfectPlayer,
+    opponent: AIPlayer | RandomPlayer,
+    perfect_first: bool,
+    solver: Solver,
+    cap: int,
+    stats: dict[int, PlyStats],
+    problems: list[str],
+) -> str:
+    state = ConnectFour()
+    while state.outcome() is None:
+        if (state.ply % 2 == 0) == perfect_first:
+            position = Position.from_state(state)
+            ply = stats[position.moves]
+            weak, weak_value = timed_solve(solver, position, True, cap)
+            exact, _ = timed_solve(solver, position, False, cap)
+            ply.weak.append(weak)
+            ply.exact.append(exact)
+            start = time.perf_counter()
+            result = perfect.choose(state)
+            ply.move.append(time.perf_counter() - start)
+            ply.move_nodes.append(result.nodes)
+            assert result.move is not None
+            if not result.solved:
+                problems.append(f"{state.notation()}: unsolved move {result.move + 1}")
+            if weak.seconds is not None:
+                after = position.play(result.move)
+                if after.won:
+                    kept = 1
+                else:
+                    _, child = timed_solve(solver, after, True, 20 * cap)
+                    kept = -child if child != 99 else weak_value
+                if sign(kept) < weak_value:
+                    problems.append(
+                        f"{state.notation()}: move {result.move + 1} "
+                        f"turns {weak_value} into {sign(kept)}"
+                    )
+            state.play(result.move)
+        elif isinstance(opponent, RandomPlayer):
+            state.play(opponent.move(state))
+        else:
+            move = opponent.choose(state).move
+            assert move is not None
+            state.play(move)
+    return state.notation()
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def nodes_text(nodes: float, capped: bool) -> str:
+    text = f"{nodes / 1e6:.2f}M" if nodes >= 10_000 else f"{nodes:.0f}"
+    return (">" + text) if capped else text
+
+
+def describe(samples: list[Sample], rate: int) -> str:
+    """Median, 90th percentile and worst nodes ('>' where capped), and how many are slow."""
+    ordered = sorted(samples, key=lambda s: (s.seconds is None, s.nodes))
+    picks = [ordered[len(ordered) // 2], ordered[int(0.9 * len(ordered))], ordered[-1]]
+    texts = "".join(f"{nodes_text(s.nodes, s.seconds is None):>9}" for s in picks)
+    slow = sum(1 for s in samples if s.nodes > FAST_SECONDS * rate)
+    very = sum(1 for s in samples if s.nodes > SLOW_SECONDS * rate)
+    capped = sum(1 for s in samples if s.seconds is None)
+    return f"{texts}{slow:>5}{very:>5}{capped:>5}"
+
+
+def make_perfect(args: argparse.Namespace) -> PerfectPlayer:
+    """The player measured, with the node limit and fallback time asked for (if any)."""
+    options: dict[str, float] = {}
+    if args.perfect_limit is not None:
+        options["node_limit"] = args.perfect_limit
+    if args.fallback_seconds is not None:
+        options["fallback_seconds"] = args.fallback_seconds
+    return PerfectPlayer(table_bits=args.table_bits, **options)  # type: ignore[arg-type]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4, help="games per opponent and colour")
+    parser.add_argument("--cap", type=int, default=2_000_000, help="nodes per measured solve")
+    parser.add_argument("--rate", type=int, default=UNLOADED_RATE, help="nodes per second")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opponents", nargs="*", default=["random", "easy", "hard"])
+    parser.add_argument("--table-bits", type=int, default=22)
+    parser.add_argument(
+        "--perfect-limit", type=int, default=None, help="the perfect player's node limit"
+    )
+    parser.add_argument(
+        "--fallback-seconds", type=float, default=None, help="its heuristic fallback's time"
+    )
+    args = parser.parse_args()
+
+    solver = Solver(args.table_bits)
+    stats: dict[int, PlyStats] = defaultdict(PlyStats)
+    problems: list[str] = []
+    start = time.perf_counter()
+    for name in args.opponents:
+        for perfect_first in (True, False):
+            for game in range(args.games):
+                seed = args.seed * 1000 + game
+                opponent = (
+                    RandomPlayer(seed)
+                    if name == "random"
+                    else make_player("connect4", name, seed=seed)
+                )
+                perfect = make_perfect(args)
+                moves = play_game(
+                    perfect, opponent, perfect_first, solver, args.cap, stats, problems
+                )
+                side = "first" if perfect_first else "second"
+                print(f"perfect {side} vs {name} #{game}: {moves}", flush=True)
+    print(f"games played in {time.perf_counter() - start:.0f} s")
+    print(
+        f"table cleared before each measured solve, cap {args.cap:,} nodes ('>': capped); "
+        f"'>.1s' / '>5s': solves over {FAST_SECONDS:g} s / {SLOW_SECONDS:g} s "
+        f"at {args.rate:,} nodes/s"
+    )
+    head = f"{'median':>9}{'p90':>9}{'max':>9}{'>.1s':>5}{'>5s':>5}{'cap':>5}"
+    print(f"{'':>10} | {'weak solve, nodes':<42} | {'exact solve, nodes':<42} | perfect's move")
+    print(f"{'discs':>5}{'pos':>5} | {head} | {head} | {'p99 ms':>8}{'max ms':>8}{'nodes':>9}")
+    answers: list[float] = []
+    for discs in sorted(stats):
+        ply = stats[discs]
+        answers.extend(ply.move)
+        move_p99 = 1e3 * percentile(ply.move, 0.99)
+        print(
+            f"{discs:>5}{len(ply.weak):>5} | {describe(ply.weak, args.rate)} | "
+            f"{describe(ply.exact, args.rate)} | {move_p99:8.1f}{1e3 * max(ply.move):8.1f}"
+            f"{nodes_text(max(ply.move_nodes), False):>9}"
+        )
+    print(
+        f"perfect's answers: {len(answers)}, p99 {1e3 * percentile(answers, 0.99):.1f} ms, "
+        f"max {1e3 * max(answers):.1f} ms"
+    )
+    print(f"unsolved or value-losing moves: {len(problems)}")
+    for problem in problems:
+        print(f"  {problem}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
