@@ -16,7 +16,15 @@ second (the unloaded speed of the 2-core development machine). It also prints
 each answer's time (max, p99) and every move that is unsolved or loses value
 (checked by the independent exact or weak solve where it finished).
 
+With ``--decisions N`` it instead estimates what the strategy book costs to build:
+N paths through the perfect player's strategy tree per side (its moves by
+``strategy.decide``, the opponent's replies by ``--replies``: random or a heuristic
+level; the first ``--opening`` plies by the seeded ``medium`` level on both sides,
+balanced positions like the hardest of the tree), and for each of its turns the
+nodes ``decide`` needs with a fresh table (capped at ``--cap``), per ply.
+
 Usage: ``python benchmarks/connect4_perfect.py [--games N] [--cap NODES] [--seed S]``
+``[--decisions N --opening K]``
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from dataclasses import dataclass, field
 
 from abgames.ai.connect4.perfect import PerfectPlayer
 from abgames.ai.connect4.solver import NodeLimitReached, Position, Solver
+from abgames.ai.connect4.strategy import decide
 from abgames.ai.levels import make_player
 from abgames.ai.player import AIPlayer
 from abgames.games.connect4 import ConnectFour
@@ -38,6 +47,8 @@ from abgames.games.connect4 import ConnectFour
 UNLOADED_RATE = 5_000_000
 FAST_SECONDS = 0.1
 SLOW_SECONDS = 5.0
+#: The deepest ply ``--decisions`` samples (books deeper than this do not fit 20 MB).
+DECISION_LAST_PLY = 16
 
 
 @dataclass
@@ -146,6 +157,75 @@ def describe(samples: list[Sample], rate: int) -> str:
     return f"{texts}{slow:>5}{very:>5}{capped:>5}"
 
 
+def decision_samples(args: argparse.Namespace) -> None:
+    """Nodes of ``strategy.decide`` per ply on paths of the perfect player's tree."""
+    cap = args.cap
+    rng = random.Random(args.seed)
+    solver = Solver(args.table_bits)
+    samples: dict[int, list[Sample]] = defaultdict(list)
+    for path in range(args.decisions):
+        for perfect_side in (0, 1):
+            seed = args.seed * 1000 + path
+            opener = make_player("connect4", "medium", seed=seed)
+            replier = (
+                None
+                if args.replies == "random"
+                else make_player("connect4", args.replies, seed=seed)
+            )
+            opening = args.opening
+            state = ConnectFour()
+            while state.ply < opening and state.outcome() is None:
+                move = opener.choose(state).move
+                assert move is not None
+                state.play(move)
+            moves = state.notation()
+            position = Position.parse(moves)
+            while not position.is_over:
+                if position.moves >= opening and position.moves % 2 == perfect_side:
+                    solver.clear()
+                    spent = 0
+                    start = time.perf_counter()
+
+                    def value_of(child: Position) -> int:
+                        nonlocal spent
+                        try:
+                            return solver.solve(child, weak=True, node_limit=cap - spent)
+                        finally:
+                            spent += solver.nodes
+
+                    try:
+                        column = decide(position, value_of).column
+                        sample = Sample(spent, time.perf_counter() - start)
+                    except NodeLimitReached:
+                        sample = Sample(cap, None)
+                        column = rng.choice([c for c in range(7) if position.can_play(c)])
+                    samples[position.moves].append(sample)
+                    if sample.seconds is None or position.moves >= DECISION_LAST_PLY:
+                        break  # the rest of this path is beyond what the book needs
+                elif replier is None:
+                    column = rng.choice([c for c in range(7) if position.can_play(c)])
+                else:
+                    reply = replier.choose(ConnectFour.from_notation(moves)).move
+                    assert reply is not None
+                    column = int(reply)
+                moves += str(column + 1)
+                position = position.play(column)
+            print(f"path {path} side {perfect_side}: {moves}", flush=True)
+    print(
+        f"strategy.decide per ply, fresh table, cap {cap:,} nodes ('>': capped), "
+        f"opening {args.opening} plies, replies {args.replies}"
+    )
+    print(f"{'discs':>5}{'pos':>5}{'median':>9}{'p90':>9}{'max':>9}{'mean':>9}{'capped':>7}")
+    for discs in sorted(samples):
+        ply = samples[discs]
+        ordered = sorted(ply, key=lambda s: (s.seconds is None, s.nodes))
+        picks = [ordered[len(ordered) // 2], ordered[int(0.9 * len(ordered))], ordered[-1]]
+        texts = "".join(f"{nodes_text(s.nodes, s.seconds is None):>9}" for s in picks)
+        mean = sum(s.nodes for s in ply) / len(ply)
+        capped = sum(s.seconds is None for s in ply)
+        print(f"{discs:>5}{len(ply):>5}{texts}{nodes_text(mean, capped > 0):>9}{capped:>7}")
+
+
 def make_perfect(args: argparse.Namespace) -> PerfectPlayer:
     """The player measured, with the node limit and fallback time asked for (if any)."""
     options: dict[str, float] = {}
@@ -170,7 +250,13 @@ def main() -> int:
     parser.add_argument(
         "--fallback-seconds", type=float, default=None, help="its heuristic fallback's time"
     )
+    parser.add_argument("--decisions", type=int, default=0, help="random strategy paths")
+    parser.add_argument("--opening", type=int, default=6, help="heuristic plies before them")
+    parser.add_argument("--replies", default="hard", help="random, easy, medium or hard")
     args = parser.parse_args()
+    if args.decisions:
+        decision_samples(args)
+        return 0
 
     solver = Solver(args.table_bits)
     stats: dict[int, PlyStats] = defaultdict(PlyStats)

@@ -21,6 +21,7 @@ from abgames.ai.connect4.strategy_book import (
     dumps,
     load,
     loads,
+    position_of_key,
 )
 from abgames.ai.connect4.strategy_builder import WORK_FILE, build_strategy
 from abgames.games.connect4 import ConnectFour
@@ -240,6 +241,75 @@ def test_perfect_keeps_the_value_against_random_and_heuristic_players(shared_dat
                 move = easy.choose(state).move
                 assert move is not None
                 state.play(move)
+
+
+def test_a_key_gives_its_position_back() -> None:
+    for moves in ("", "4", "4453", ROOT, "1111112"):
+        position = Position.parse(moves)
+        again = position_of_key(position.key)
+        assert (again.current, again.mask, again.moves) == (
+            position.current,
+            position.mask,
+            position.moves,
+        )
+
+
+def test_perfect_against_perfect_from_every_two_disc_opening_keeps_the_value(
+    strategy: tuple[StrategyBook, Path],
+) -> None:
+    """From the book's root, every opening of up to 2 discs: the game ends with its value."""
+    book, _ = strategy
+    solver = Solver(20)
+    first = PerfectPlayer(book=None, strategy=book, table_bits=18)
+    second = PerfectPlayer(book=None, strategy=book, table_bits=18)
+    openings = [""] + [str(a) for a in range(1, 8)]
+    openings += [str(a) + str(b) for a in range(1, 8) for b in range(1, 8)]
+    played = 0
+    for opening in openings:
+        try:
+            state = ConnectFour.from_notation(ROOT + opening)
+        except ValueError:
+            continue  # a full column
+        if state.outcome() is not None:
+            continue
+        value = solver.solve(Position.from_state(state), weak=True)
+        side = state.to_move
+        while state.outcome() is None:
+            player = first if state.to_move == side else second
+            move = player.choose(state).move
+            assert move is not None
+            state.play(move)
+        outcome = state.outcome()
+        assert outcome is not None
+        result = 0 if outcome.winner is None else (1 if outcome.winner == side else -1)
+        assert result == value, opening
+        played += 1
+    assert played > 40
+
+
+def test_the_shipped_books_agree_with_the_reference_data(shared_data: Path) -> None:
+    """Every reference position a shipped book holds has the reference value there."""
+    from abgames.ai.connect4.book import load_default_book
+
+    exact = load_default_book()
+    path = default_strategy_path()
+    strategy = load(path) if path.exists() else None
+    checked = 0
+    for data in sorted((shared_data / "connect4").glob("Test_*")):
+        for row in data.read_text().splitlines():
+            moves, score = row.split()
+            position = Position.parse(moves)
+            if exact is not None and position.moves <= exact.max_moves:
+                known = exact.get(position.key)
+                if known is not None:
+                    assert known == int(score), moves
+                    checked += 1
+            if strategy is not None and position.moves <= strategy.max_moves:
+                entry = strategy.get(position)
+                if entry is not None:
+                    assert entry[0] == sign(int(score)), moves
+                    checked += 1
+    print(f"{checked} reference positions found in the shipped books")
 
 
 def test_the_shipped_strategy_book_loads_if_present() -> None:

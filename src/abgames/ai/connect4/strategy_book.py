@@ -100,6 +100,23 @@ class StrategyBook:
         return cls(keys, entries, max_moves)
 
 
+def position_of_key(key: int) -> Position:
+    """The unfinished position whose key (``current + mask``) is ``key``.
+
+    A column of ``h`` discs with the side to move's discs ``c`` (as bits from the
+    bottom) contributes ``2**h - 1 + c``, a number from ``2**h - 1`` to ``2**(h+1) - 2``:
+    ``h`` and ``c`` follow from it.
+    """
+    current = mask = 0
+    for column in range(kernel.WIDTH):
+        bits = (key >> (column * kernel.STRIDE)) & kernel.COLUMN_BITS
+        height = (bits + 1).bit_length() - 1
+        filled = (1 << height) - 1
+        mask |= filled << (column * kernel.STRIDE)
+        current |= (bits - filled) << (column * kernel.STRIDE)
+    return Position(current, mask, mask.bit_count())
+
+
 def dumps(book: StrategyBook) -> bytes:
     """The file image of ``book`` (see the module docstring)."""
     payload = book.keys.astype("<u8").tobytes() + book.entries.astype(np.uint8).tobytes()

@@ -15,7 +15,9 @@ is a position it meets two plies later. The move is
 Every weak value solved goes to ``work_dir/weak.txt`` (``MOVES VALUE``) at once,
 so a stopped build resumes where it stopped; decisions are recomputed from the
 values (they need no solve then). Positions are spread over ``jobs`` processes,
-each with its own table. At the end the book (``strategy_book``) is written.
+each with its own table. The book (``strategy_book``) is written after every
+ply, so it can be shipped at any complete depth; exact results are read again at
+every ply, so an exact build running beside this one still helps.
 
 Run it as ``python -m abgames.ai.connect4.strategy_builder --plies N ...``
 (``--help`` lists the options).
@@ -202,7 +204,8 @@ def build_strategy(
     """
     work_dir.mkdir(parents=True, exist_ok=True)
     work_path = work_dir / WORK_FILE
-    exact = read_exact(exact_sources, log)
+    sources = list(exact_sources)
+    exact = read_exact(sources, log)
     values = {key: sign(score) for key, score in exact.items()}
     values.update(read_weak_work(work_path))
     log(f"known weak values: {len(values)}")
@@ -221,6 +224,11 @@ def build_strategy(
     try:
         with work_path.open("a") as work:
             for ply in range(root_position.moves, last_ply):
+                if ply > root_position.moves and sources:
+                    # An exact build running beside this one may have solved more.
+                    exact = read_exact(sources, lambda _: None)
+                    for key, score in exact.items():
+                        values.setdefault(key, sign(score))
                 met = {m: h for m, h in frontier.items() if len(m) == ply}
                 start = time.perf_counter()
                 decided: dict[str, Decision] = {}
@@ -270,6 +278,8 @@ def build_strategy(
                         frontier[reply] = hint
                 # A transposition or mirror image met again was skipped above: its
                 # replies are (mirror images of) the replies of the one decided.
+                save(StrategyBook.from_moves(decisions, ply), output)
+                log(f"strategy book: {len(decisions)} positions up to {ply} discs -> {output}")
     finally:
         if pool is not None:
             pool.close()
