@@ -23,6 +23,11 @@ level; the first ``--opening`` plies by the seeded ``medium`` level on both side
 balanced positions like the hardest of the tree), and for each of its turns the
 nodes ``decide`` needs with a fresh table (capped at ``--cap``), per ply.
 
+With ``--check-book FILE`` it checks a strategy book against the solver instead: a
+random sample (``--sample N``) of its positions with at least ``--min-discs`` discs
+(early ones take minutes each): the stored value is the position's weak value, and
+the stored move keeps it.
+
 Usage: ``python benchmarks/connect4_perfect.py [--games N] [--cap NODES] [--seed S]``
 ``[--decisions N --opening K]``
 """
@@ -35,10 +40,13 @@ import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from abgames.ai.connect4.perfect import PerfectPlayer
 from abgames.ai.connect4.solver import NodeLimitReached, Position, Solver
 from abgames.ai.connect4.strategy import decide
+from abgames.ai.connect4.strategy_book import load as load_strategy
+from abgames.ai.connect4.strategy_book import position_of_key
 from abgames.ai.levels import make_player
 from abgames.ai.player import AIPlayer
 from abgames.games.connect4 import ConnectFour
@@ -226,6 +234,36 @@ def decision_samples(args: argparse.Namespace) -> None:
         print(f"{discs:>5}{len(ply):>5}{texts}{nodes_text(mean, capped > 0):>9}{capped:>7}")
 
 
+def check_book(args: argparse.Namespace) -> int:
+    """Check a random sample of a strategy book's positions with the solver; 1 if any is wrong."""
+    book = load_strategy(args.check_book)
+    solver = Solver(args.table_bits)
+    positions = [position_of_key(int(key)) for key in book.keys]
+    positions = [p for p in positions if p.moves >= args.min_discs]
+    rng = random.Random(args.seed)
+    sample = rng.sample(positions, min(args.sample, len(positions)))
+    wrong = 0
+    start = time.perf_counter()
+    for position in sample:
+        entry = book.get(position)
+        assert entry is not None
+        value, column = entry
+        solved = solver.solve(position, weak=True)
+        after = position.play(column)
+        kept = 1 if after.won else (0 if after.is_over else -solver.solve(after, weak=True))
+        if solved != value or kept != value:
+            wrong += 1
+            print(
+                f"wrong: {position} stores {value}, column {column + 1}: "
+                f"value {solved}, the move gives {kept}"
+            )
+    print(
+        f"{len(sample)} of {len(positions)} positions with {args.min_discs}+ discs checked "
+        f"in {time.perf_counter() - start:.0f} s: {wrong} wrong"
+    )
+    return 1 if wrong else 0
+
+
 def make_perfect(args: argparse.Namespace) -> PerfectPlayer:
     """The player measured, with the node limit and fallback time asked for (if any)."""
     options: dict[str, float] = {}
@@ -253,7 +291,12 @@ def main() -> int:
     parser.add_argument("--decisions", type=int, default=0, help="random strategy paths")
     parser.add_argument("--opening", type=int, default=6, help="heuristic plies before them")
     parser.add_argument("--replies", default="hard", help="random, easy, medium or hard")
+    parser.add_argument("--check-book", type=Path, help="a strategy book to check")
+    parser.add_argument("--sample", type=int, default=50, help="positions to check")
+    parser.add_argument("--min-discs", type=int, default=10, help="skip earlier positions")
     args = parser.parse_args()
+    if args.check_book:
+        return check_book(args)
     if args.decisions:
         decision_samples(args)
         return 0
