@@ -113,6 +113,13 @@ def test_the_format_round_trips_and_mirrors_the_move() -> None:
     assert again.get(Position.parse("4")) is None
 
 
+def test_an_entry_for_a_full_column_is_never_played() -> None:
+    position = Position.parse("444444")
+    key = canonical_key(position.key)
+    book = StrategyBook.from_moves({key: (WIN, 3)}, max_moves=6)
+    assert book.get(position) is None
+
+
 @pytest.mark.parametrize(
     ("damage", "message"),
     [

@@ -80,7 +80,10 @@ class StrategyBook:
         return int(self.keys.shape[0])
 
     def get(self, position: Position) -> tuple[int, int] | None:
-        """``(value, column)`` for ``position`` (mirrored as needed), if the book has it."""
+        """``(value, column)`` for ``position`` (mirrored as needed), if the book has it.
+
+        An entry whose column is full (only a damaged book has one) counts as absent.
+        """
         key = position.key
         canonical = canonical_key(key)
         index = int(np.searchsorted(self.keys, canonical))
@@ -90,6 +93,8 @@ class StrategyBook:
         value, column = (entry >> _COLUMN_BITS) - 1, entry & _COLUMN_MASK
         if canonical != key:
             column = mirrored(column)
+        if not position.can_play(column):
+            return None  # a damaged entry: never play it (the player solves instead)
         return value, column
 
     @classmethod
