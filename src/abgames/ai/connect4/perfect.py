@@ -43,6 +43,7 @@ from abgames.ai.connect4.kernel import COLUMN_ORDER, INVALID_MOVE, WIDTH
 from abgames.ai.connect4.players import PERFECT_LEVEL
 from abgames.ai.connect4.solver import (
     CELLS,
+    DEFAULT_TABLE_BITS,
     NodeLimitReached,
     Position,
     Solver,
@@ -66,8 +67,9 @@ PERFECT_NODE_LIMIT = 25_000_000
 #: Fewest discs for which every column gets its exact score (measured: see
 #: docs/connect4.md); earlier, one value-keeping column is found by weak solves.
 EXACT_FROM = 16
-#: The perfect player's table: 2**24 entries = 128 MiB, kept for the whole game.
-PERFECT_TABLE_BITS = 24
+#: The perfect player's table, kept for the whole game: 2**22 entries = 32 MiB, as
+#: before (a server holds one per game; past the book, positions are small).
+PERFECT_TABLE_BITS = DEFAULT_TABLE_BITS
 #: ``22``: a win with the winner's k-th disc scores ``22 - k``.
 _SCORE_BASE = (CELLS + 2) // 2
 _CENTRE_RANK = {column: rank for rank, column in enumerate(COLUMN_ORDER)}
