@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ from abgames.ai.connect4.book import load as load_exact_book
 from abgames.ai.connect4.book_builder import build
 from abgames.ai.connect4.perfect import EXACT_FROM, PerfectPlayer
 from abgames.ai.connect4.solver import Position, Solver, canonical_key
-from abgames.ai.connect4.strategy import LOSS, WIN, decide, loses_at_once
+from abgames.ai.connect4.strategy import LOSS, WIN, decide, decide_steps, loses_at_once
 from abgames.ai.connect4.strategy_book import (
     StrategyBook,
     default_strategy_path,
@@ -94,6 +94,26 @@ def test_decide_in_a_lost_position_solves_nothing_and_avoids_losing_at_once() ->
     assert loses_at_once(position.play(3))
     decision = decide(position, no_solving, LOSS)
     assert decision.value == LOSS and decision.column == 2  # the centre, but safe
+
+
+def test_decide_steps_passes_progress_on_and_decides_as_decide() -> None:
+    solver = Solver(18)
+    position = Position.parse(ROOT)
+
+    def value_steps(child: Position) -> Generator[str, None, int]:
+        yield f"solving {child.moves}"
+        return solver.solve(child, weak=True)
+
+    steps = decide_steps(position, value_steps)
+    reports = []
+    while True:
+        try:
+            reports.append(next(steps))
+        except StopIteration as done:
+            decision = done.value
+            break
+    assert reports and reports[0] == f"solving {position.moves}"
+    assert decision == decide(position, lambda p: solver.solve(p, weak=True))
 
 
 def test_decide_takes_an_immediate_win_first() -> None:

@@ -19,8 +19,9 @@ known results or the solver.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from abgames.ai.connect4.kernel import COLUMN_ORDER
 from abgames.ai.connect4.solver import Position
@@ -29,6 +30,10 @@ WIN, DRAW, LOSS = 1, 0, -1
 
 #: ``value_of(position)``: the weak value of an unfinished position for its side to move.
 ValueOf = Callable[[Position], int]
+#: The same as a generator (progress reports between chunks of a long solve, say),
+#: returning the value: ``Solver.solve_steps``-like.
+ValueSteps = Callable[[Position], Generator[Any, None, int]]
+_Result = TypeVar("_Result")
 
 
 @dataclass(frozen=True)
@@ -57,27 +62,31 @@ def loses_at_once(child: Position) -> bool:
     return immediate_win(child) is not None
 
 
-def child_value(position: Position, column: int, value_of: ValueOf) -> int:
+def child_value_steps(
+    position: Position, column: int, value_steps: ValueSteps
+) -> Generator[Any, None, int]:
     """The weak value of playing ``column`` for the side to move in ``position``."""
     child = position.play(column)
     if child.won:
         return WIN
     if child.is_over:
         return DRAW
-    return -value_of(child)
+    return -(yield from value_steps(child))
 
 
-def decide(position: Position, value_of: ValueOf, value: int | None = None) -> Decision:
-    """A column keeping the value of unfinished ``position``, by the rule of the module doc.
+def decide_steps(
+    position: Position, value_steps: ValueSteps, value: int | None = None
+) -> Generator[Any, None, Decision]:
+    """``decide`` as a generator: passes on what ``value_steps`` yields, returns the decision.
 
-    ``value`` is the position's weak value if already known (else ``value_of`` gives it).
+    A caller can report progress (or give up) between the solves' chunks.
     """
     winning = immediate_win(position)
     if winning is not None:
         return Decision(winning, WIN, {winning: WIN})
     playable = [c for c in COLUMN_ORDER if position.can_play(c)]
     if value is None:
-        value = value_of(position)
+        value = yield from value_steps(position)
     if value == LOSS:
         safe = [c for c in playable if not loses_at_once(position.play(c))]
         column = (safe or playable)[0]
@@ -87,7 +96,30 @@ def decide(position: Position, value_of: ValueOf, value: int | None = None) -> D
         if loses_at_once(position.play(column)):
             seen[column] = LOSS  # no solve needed
             continue
-        seen[column] = child_value(position, column, value_of)
+        seen[column] = yield from child_value_steps(position, column, value_steps)
         if seen[column] == value:
             return Decision(column, value, seen)
     raise ValueError(f"no column keeps the value {value}: the value is wrong")
+
+
+def decide(position: Position, value_of: ValueOf, value: int | None = None) -> Decision:
+    """A column keeping the value of unfinished ``position``, by the rule of the module doc.
+
+    ``value`` is the position's weak value if already known (else ``value_of`` gives it).
+    """
+
+    def value_steps(child: Position) -> Generator[Any, None, int]:
+        yield from ()
+        return value_of(child)
+
+    return run(decide_steps(position, value_steps, value))
+
+
+def run(steps: Generator[Any, None, _Result]) -> _Result:
+    """Drive a generator to its end and return its value (ignoring what it yields)."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            result: _Result = done.value
+            return result
