@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "abgames.commands.experiment",
     "abgames.commands.connect4",
     "abgames.commands.gui",
+    "abgames.commands.web",
     "abgames.commands.warmup",
     "abgames.commands.pbrain",
     "abgames.commands.arena",

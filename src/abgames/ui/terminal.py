@@ -135,11 +135,12 @@ def colourise(board: str, enabled: bool) -> str:
 
 
 def format_result(match: Match, result: SearchResult) -> str:
-    """``score wins in 3 moves, depth 7, 21,785 nodes, 0.48 s``."""
-    return (
+    """``score wins in 3 moves, depth 7, 21,785 nodes, 0.48 s``, then the result's note if any."""
+    text = (
         f"score {describe(result.score, solved=result.solved)}, depth {result.depth}, "
         f"{result.nodes:,} nodes, {result.elapsed:.2f} s"
     )
+    return f"{text}; {result.note}" if result.note else text
 
 
 def explain(match: Match) -> str:
