@@ -33,8 +33,9 @@ count the whole move, the solver's attempt included.
 
 While the solver works, ``think`` yields a progress result about every
 ``CHUNK_NODES`` nodes (a tenth of a second): ``move=None``, ``complete=False``,
-``depth=0``, the nodes and seconds so far, and ``note`` "solving column N". The last
-result is the move. ``stop()`` (from any thread) ends the solve at the next chunk;
+``depth=0``, the nodes and seconds so far, and ``note`` "solving column N" (just
+"solving" while the weak rule solves the position itself). The last result is
+the move. ``stop()`` (from any thread) ends the solve at the next chunk;
 the player then answers with a quick heuristic search (depth ``STOPPED_DEPTH``).
 """
 
