@@ -227,7 +227,7 @@ def test_a_fallback_counts_the_whole_move() -> None:
     assert final.elapsed >= 0.95 * waited
     solving = [r for r in results if r.move is None]
     assert solving, "the solver's progress comes first"
-    assert all(not r.complete and r.note.startswith("solving column") for r in solving)
+    assert all(not r.complete and r.note.startswith("solving") for r in solving)
     assert results.index(solving[-1]) < results.index(final)
 
 
