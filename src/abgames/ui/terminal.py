@@ -296,11 +296,15 @@ class Session:
         state = self.match.state
 
         def report(result: SearchResult) -> None:
-            best = "-" if result.move is None else state.format_move(result.move)
-            output.write(
-                f"\r\033[K  thinking: depth {result.depth}, best {best}, "
-                f"{result.nodes:,} nodes, {result.elapsed:.1f} s"
-            )
+            if result.move is None and result.note:  # a solver at work: ``solving column 4``
+                done = f"{result.note}, {result.nodes:,} nodes, {result.elapsed:.1f} s"
+            else:
+                best = "-" if result.move is None else state.format_move(result.move)
+                done = (
+                    f"depth {result.depth}, best {best}, "
+                    f"{result.nodes:,} nodes, {result.elapsed:.1f} s"
+                )
+            output.write(f"\r\033[K  thinking: {done}")
             output.flush()
 
         return report
