@@ -5,7 +5,7 @@ from __future__ import annotations
 from abgames.ai.levels import make_player
 from abgames.games import TicTacToe
 from abgames.search.result import NOT_SOLVED, SearchResult
-from abgames.ui.web.views import analysis_of
+from abgames.ui.web.views import analysis_of, progress_of
 
 
 def test_a_solved_search_shows_game_results_only() -> None:
@@ -26,3 +26,12 @@ def test_a_fallback_says_it_was_not_solved() -> None:
     analysis = analysis_of(state, result)
     assert analysis["note"] == NOT_SOLVED
     assert "Not solved, best heuristic move." in analysis["why"]
+
+
+def test_a_solver_at_work_reports_what_it_solves() -> None:
+    state = TicTacToe()
+    result = SearchResult(
+        move=None, score=0, depth=0, nodes=5_000, elapsed=1.0, note="solving column 4"
+    )
+    progress = progress_of(state, result)
+    assert progress["note"] == "solving column 4" and progress["text"] is None

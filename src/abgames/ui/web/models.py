@@ -113,6 +113,7 @@ class Progress(BaseModel):
     score: int
     score_text: str
     pv: list[MoveText]
+    note: str = Field(default="", description='a solver at work: "solving column 4"')
 
 
 class Seat(BaseModel):

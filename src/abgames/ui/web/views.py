@@ -121,6 +121,7 @@ def progress_of(base: GameState, result: SearchResult) -> dict[str, Any]:
         "score": result.score,
         "score_text": describe(result.score, solved=result.solved),
         "pv": pv_of(base, result.pv),
+        "note": result.note,
     }
 
 
