@@ -322,3 +322,41 @@ def test_gui_command_without_a_display_explains_itself() -> None:
     )
     assert completed.returncode == 2
     assert "no display" in completed.stderr
+
+
+def test_the_engine_is_readied_before_the_search_and_its_compile_is_shown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from abgames.ai import readiness
+    from abgames.ui.desktop import worker
+
+    compiled = threading.Event()
+    calls: list[tuple[str, str]] = []
+
+    def slow_prepare(game: str, level: str, on_progress: object = None) -> None:
+        calls.append((game, level))
+        assert callable(on_progress)
+        on_progress(readiness.Progress("the Gomoku engine", True, 30, 3.0))
+        compiled.wait(10)
+
+    class StartedSolver(SilentSolver):
+        def __init__(self) -> None:
+            super().__init__("hard")
+            self.started = threading.Event()
+
+        def think(self, state: GameState) -> Iterator[SearchResult]:
+            self.started.set()
+            yield from super().think(state)
+
+    monkeypatch.setattr(worker, "prepare", slow_prepare)
+    solver = StartedSolver()
+    session = GameSession(
+        GameSettings("gomoku", "human-ai", first=AI, level="hard"),
+        player_factory=lambda _game, _level, _seed: solver,
+    )
+    wait(session, lambda: session.progress is not None)
+    assert session.search_text() == "compiling the Gomoku engine, once (about 30 s)… 3 s"
+    assert calls == [("gomoku", "hard")] and not solver.started.is_set()
+    compiled.set()
+    solver.release.set()
+    wait(session, lambda: session.match.state.ply == 1)

@@ -22,6 +22,9 @@ import time
 import traceback
 from dataclasses import dataclass
 
+from abgames.ai.levels import DEFAULT_LEVEL
+from abgames.ai.readiness import Progress as ReadyProgress
+from abgames.ai.readiness import prepare
 from abgames.match import Match
 from abgames.search.result import SearchResult
 
@@ -163,10 +166,31 @@ class SearchWorker:
                 self._running = None
                 self._launch_pending()  # the search asked for while this one stopped
 
+    def _ready_engine(self, request: _Request) -> None:
+        """Compile (or load) the level's kernels before its clock starts, reporting
+        what happens as progress results that carry only a note."""
+        search, level = request.search, request.level or DEFAULT_LEVEL[request.search.game]
+        started = time.monotonic()
+
+        def report(progress: ReadyProgress) -> None:
+            note = SearchResult(
+                move=None,
+                score=0,
+                depth=0,
+                nodes=0,
+                elapsed=time.monotonic() - started,
+                complete=False,
+                note=progress.message,
+            )
+            self.messages.put(Progress(request.generation, request.purpose, note))
+
+        prepare(search.game, level, report)
+
     def _search(self, request: _Request) -> None:
         search, generation, purpose = request.search, request.generation, request.purpose
         last: SearchResult | None = None
         try:
+            self._ready_engine(request)
             for last in search.think(request.level):
                 self.messages.put(Progress(generation, purpose, last))
                 if request.stop_requested.is_set():
