@@ -8,6 +8,7 @@ with them except the pytest machinery.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,9 +43,13 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
 
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium under Playwright; the tests skip (saying why) where it is absent."""
+    """Debian's Chromium under Playwright; the tests skip (saying why) where it is absent,
+    except under CI (``$CI`` set), which installs it: there a missing browser fails."""
     if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium package")
+        message = f"{CHROMIUM} is missing: install Debian's chromium package"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
