@@ -423,6 +423,26 @@ def _is_four_cell(board: Board, player: int, cell: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def _may_win_at_once(
+    pattern: npt.NDArray[np.int8], info: npt.NDArray[np.int64], player: int, cell: int
+) -> bool:
+    """Whether ``player``'s four at ``cell`` may win without another four: it makes two
+    five points (a straight or double four, or fours on two lines), or the block may
+    be forbidden (Renju, white attacking). A single plain four (``B4`` on one line)
+    never does, so a VCF with one move left need not play it."""
+    if player == 1 and info[I_RENJU] != 0:
+        return True
+    fours = 0
+    for d in range(4):
+        code = pattern[player, d, cell]
+        if code == pt.F4 or code == pt.D4:
+            return True
+        if code == pt.B4:
+            fours += 1
+    return fours >= 2
+
+
+@njit(cache=True, nogil=True)
 def _four_cells(board: Board, player: int, out: npt.NDArray[np.int32]) -> int:
     """Cells where ``player`` may make a four, best first by cell value."""
     count = 0
@@ -482,10 +502,12 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
         count = 1
     else:
         count = _four_cells(board, attacker, candidates)
-    # Copy: deeper plies reuse the buffers.
-    local = candidates[:count].copy()
+    # No copy: deeper plies use ``moves[ply + 2]`` and beyond.
+    last_move = depth == 1
     for i in range(count):
-        cell = int(local[i])
+        cell = int(candidates[i])
+        if last_move and not _may_win_at_once(board.pattern, board.info, attacker, cell):
+            continue  # its block would leave no move for the five: cannot win
         result = _attack_four(board, tables, cell, ply + 2)
         if result == 2:
             tables.pv[ply, 0] = cell
