@@ -86,7 +86,8 @@ def fixed_depth(depth: int, repeat: int) -> None:
                 f"  {best_time:6.2f} s  {nodes / best_time:8.0f} nodes/s"
             )
         print(
-            f"  total {total_nodes} nodes, {total_nodes / total_time:.0f} nodes/s (best of {repeat})"
+            f"  total {total_nodes} nodes, "
+            f"{total_nodes / total_time:.0f} nodes/s (best of {repeat})"
         )
 
 

@@ -503,11 +503,14 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
     else:
         count = _four_cells(board, attacker, candidates)
     # No copy: deeper plies use ``moves[ply + 2]`` and beyond.
-    last_move = depth == 1
+    # With one move left only a four that wins at once counts (``_attack_four``
+    # returns 2; the line is then one move longer than ``depth``, as it always was):
+    # a plain four's block would leave the child no move, so it is not played.
+    last_four = depth == 1
     for i in range(count):
         cell = int(candidates[i])
-        if last_move and not _may_win_at_once(board.pattern, board.info, attacker, cell):
-            continue  # its block would leave no move for the five: cannot win
+        if last_four and not _may_win_at_once(board.pattern, board.info, attacker, cell):
+            continue
         result = _attack_four(board, tables, cell, ply + 2)
         if result == 2:
             tables.pv[ply, 0] = cell
