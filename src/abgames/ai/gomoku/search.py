@@ -665,6 +665,27 @@ def _set_pv(tables: Tables, ply: int, move: int) -> None:
     tables.pv_length[ply] = length + 1
 
 
+@njit(cache=True, nogil=True)
+def _cutoff(tables: Tables, me: int, ply: int, depth: int, cell: int) -> None:
+    """A beta cutoff by ``cell``: count it, make it a killer, credit its history."""
+    tables.stats[S_CUTOFFS] += 1
+    if tables.killers[ply, 0] != cell:
+        tables.killers[ply, 1] = tables.killers[ply, 0]
+        tables.killers[ply, 0] = cell
+    tables.history[me, cell] += depth * depth
+
+
+@njit(cache=True, nogil=True)
+def _tt_store(
+    tables: Tables, index: int, key: int, score: int, depth: int, flag: int, move: int
+) -> None:
+    tables.tt_key[index] = key
+    tables.tt_score[index] = score
+    tables.tt_depth[index] = depth
+    tables.tt_flag[index] = flag
+    tables.tt_move[index] = move
+
+
 @njit(_NEGAMAX_SIGNATURE, cache=True, nogil=True)
 def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply: int) -> int:
     """Fail-soft PVS: the score of the side to move searched ``depth`` plies deep."""
@@ -722,6 +743,25 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
                 tables.stats[S_TT_HITS] += 1
                 return stored
 
+    # The move from the table is searched before any move is generated: when it cuts
+    # off, generating was wasted. It would come first anyway (it was the best of this
+    # same position's list, and its key outranks all others); the others are then
+    # ordered with the history its search updated.
+    first_score = 0
+    if tt_move >= 0 and board.cells[tt_move] == 0:
+        play(board, tt_move)
+        first_score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
+        undo(board)
+        if tables.stats[S_ABORTED] != 0:
+            return 0
+        if first_score >= beta:
+            _set_pv(tables, ply, tt_move)
+            _cutoff(tables, me, ply, depth, tt_move)
+            _tt_store(tables, index, key, _to_tt(first_score, ply), depth, LOWER, tt_move)
+            return first_score
+    else:
+        tt_move = -1
+
     count = generate(board, tables, ply)
     if count == 0:  # a full board (a draw), or only forbidden points near the stones
         full = board.info[I_PLY] >= board.info[I_SIZE] * board.info[I_SIZE]
@@ -742,16 +782,19 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     best_move = -1
     for i in range(count):
         cell = _pick(moves, keys, i, count)
-        play(board, cell)
-        if i == 0:
-            score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
+        if i == 0 and cell == tt_move:
+            score = first_score  # searched above, with this same window
         else:
-            score = -negamax(board, tables, depth - 1, -alpha - 1, -alpha, ply + 1)
-            if alpha < score < beta:
+            play(board, cell)
+            if i == 0:
                 score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
-        undo(board)
-        if tables.stats[S_ABORTED] != 0:
-            return 0
+            else:
+                score = -negamax(board, tables, depth - 1, -alpha - 1, -alpha, ply + 1)
+                if alpha < score < beta:
+                    score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
+            undo(board)
+            if tables.stats[S_ABORTED] != 0:
+                return 0
         if score > best:
             best = score
             best_move = cell
@@ -759,11 +802,7 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
                 alpha = score
                 _set_pv(tables, ply, cell)
                 if alpha >= beta:
-                    tables.stats[S_CUTOFFS] += 1
-                    if tables.killers[ply, 0] != cell:
-                        tables.killers[ply, 1] = tables.killers[ply, 0]
-                        tables.killers[ply, 0] = cell
-                    tables.history[me, cell] += depth * depth
+                    _cutoff(tables, me, ply, depth, cell)
                     break
 
     flag = EXACT
@@ -771,11 +810,7 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
         flag = UPPER
     elif best >= beta:
         flag = LOWER
-    tables.tt_key[index] = key
-    tables.tt_score[index] = _to_tt(best, ply)
-    tables.tt_depth[index] = depth
-    tables.tt_flag[index] = flag
-    tables.tt_move[index] = best_move
+    _tt_store(tables, index, key, _to_tt(best, ply), depth, flag, best_move)
     return best
 
 
