@@ -161,9 +161,7 @@ def test_incremental_cell_values_equal_a_recount_through_play_and_undo() -> None
                 p
                 for p in state.legal_moves()
                 if not state.moves
-                or any(
-                    max(abs(p % 15 - m % 15), abs(p // 15 - m // 15)) <= 1 for m in state.moves
-                )
+                or any(max(abs(p % 15 - m % 15), abs(p // 15 - m // 15)) <= 1 for m in state.moves)
             ]
             point = rng.choice(near or state.legal_moves())
             state.play(point)
