@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -23,14 +24,19 @@ from abgames.ai.levels import make_player
 from abgames.ai.player import AIPlayer
 from abgames.games.gomoku import Gomoku
 
-OPENINGS = (
-    Path(__file__).resolve().parents[1].parent
-    / "shared"
-    / "data"
-    / "gomoku"
-    / "openings"
-    / "piskvork_openings_offset.txt"
-)
+
+def _shared_data() -> Path:
+    """``$ABGAMES_SHARED_DATA``, else the first ``shared/data`` beside the repo or above it."""
+    if "ABGAMES_SHARED_DATA" in os.environ:
+        return Path(os.environ["ABGAMES_SHARED_DATA"])
+    here = Path(__file__).resolve()
+    for folder in here.parents[1].parents:
+        if (folder / "shared" / "data").is_dir():
+            return folder / "shared" / "data"
+    return here.parents[1].parent / "shared" / "data"
+
+
+OPENINGS = _shared_data() / "gomoku" / "openings" / "piskvork_openings_offset.txt"
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,13 @@ Also: the same with the leaf VCF off (the alpha-beta kernel alone), and the time
 ``hard`` level takes to answer each position (its budget is 2 s a move).
 
 Usage: python benchmarks/gomoku_speed.py [--seconds 1.0]
+       python benchmarks/gomoku_speed.py --depth 6 [--repeat 3]
+
+``--depth D`` instead searches each position to exactly depth D (root solvers off,
+leaf VCF on, then off) and prints the counts that do not depend on the machine's
+load: alpha-beta nodes, leaf-VCF nodes, the move and score, with the best of
+``--repeat`` timings as nodes/s. Compare two versions of the code by running both
+this way back to back (the node counts must match for a pure speed change).
 For a cold first move: NUMBA_CACHE_DIR=$(mktemp -d) python benchmarks/gomoku_speed.py
 """
 
@@ -40,10 +47,59 @@ def first_move() -> tuple[float, float, int]:
     return float(ready), float(move), int(depth)
 
 
+def fixed_depth(depth: int, repeat: int) -> None:
+    """Search every position to ``depth`` and print node counts, answers and nodes/s."""
+    from abgames.ai.gomoku import search as ks
+    from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
+    from abgames.games.gomoku import Gomoku
+    from abgames.search.limit import Limit
+
+    for title, leaf_vcf in (("with the leaf VCF", 4), ("alpha-beta only (leaf VCF off)", 0)):
+        settings = EngineSettings(
+            root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0, leaf_vcf_depth=leaf_vcf
+        )
+        GomokuEngine(settings).solve(Gomoku.from_notation("h8"), depth=1)  # compile or load
+        print(f"{title}, depth {depth}")
+        total_nodes = 0
+        total_time = 0.0
+        for text in POSITIONS:
+            state = Gomoku.from_notation(text)
+            best_time = float("inf")
+            for _ in range(repeat):
+                engine = GomokuEngine(settings)  # fresh tables: the same work each run
+                start = time.perf_counter()
+                last = None
+                for last in engine.search(state, Limit(depth=depth)):  # noqa: B007
+                    pass
+                best_time = min(best_time, time.perf_counter() - start)
+                assert last is not None and engine.tables is not None
+                stats = engine.tables.stats
+                ab_nodes = int(stats[ks.S_NODES])
+                vcf_nodes = int(stats[ks.S_VCF_NODES])
+            assert last is not None
+            nodes = ab_nodes + vcf_nodes
+            total_nodes += nodes
+            total_time += best_time
+            move = state.format_move(last.move) if last.move is not None else "-"
+            print(
+                f"  {text[:28]:<30} {move:>4} {last.score:7d}  ab {ab_nodes:8d}  vcf {vcf_nodes:8d}"
+                f"  {best_time:6.2f} s  {nodes / best_time:8.0f} nodes/s"
+            )
+        print(
+            f"  total {total_nodes} nodes, "
+            f"{total_nodes / total_time:.0f} nodes/s (best of {repeat})"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--depth", type=int, default=0, help="fixed-depth counts instead")
+    parser.add_argument("--repeat", type=int, default=1, help="timings per position (--depth)")
     args = parser.parse_args()
+    if args.depth > 0:
+        fixed_depth(args.depth, args.repeat)
+        return
     ready, move, depth = first_move()
     print(
         f"first move in a fresh process: engine ready (import + compile/load) in {ready:.2f} s, "

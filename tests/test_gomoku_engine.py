@@ -127,7 +127,7 @@ def test_incremental_counts_and_evaluation_equal_a_slow_recount() -> None:
         state = random_state(rng, 11, 10 + 6 * trial)
         board = nb.new_board(state.size, state.rule)
         nb.load(board, state)
-        expected = slow_counts(state, board.table)
+        expected = slow_counts(state, pt.pattern_table(state.rule))
         assert (board.counts == expected).all()
         me, other = state.to_move, 1 - state.to_move
         value = int(ATTACK_WEIGHTS @ expected[me] - DEFENCE_WEIGHTS @ expected[other])
@@ -138,6 +138,40 @@ def test_incremental_counts_and_evaluation_equal_a_slow_recount() -> None:
         nb.undo(board)
         assert (board.counts == before[0]).all() and (board.keys == before[1]).all()
         assert board.info[nb.I_HASH] == before[2]
+
+
+def assert_cell_values_recounted(board: nb.Board) -> None:
+    """Every empty cell's ordering value equals a recount from its four codes."""
+    for cell in range(board.cells.shape[0]):
+        if board.cells[cell] == nb.EMPTY:
+            for player in (0, 1):
+                expected = nb._cell_value(board.pattern, player, cell)
+                assert board.cell_value[player, cell] == expected, (player, cell)
+
+
+def test_incremental_cell_values_equal_a_recount_through_play_and_undo() -> None:
+    # Dense play (next to the stones) so fours and five points meet other lines.
+    rng = random.Random(11)
+    for rule in [*Rule, *Rule]:
+        state = Gomoku(15, rule)
+        board = nb.new_board(15, rule)
+        played = 0
+        while played < 60 and state.outcome() is None:
+            near = [
+                p
+                for p in state.legal_moves()
+                if not state.moves
+                or any(max(abs(p % 15 - m % 15), abs(p // 15 - m // 15)) <= 1 for m in state.moves)
+            ]
+            point = rng.choice(near or state.legal_moves())
+            state.play(point)
+            nb.play(board, nb.to_cell(board, point))
+            played += 1
+            assert_cell_values_recounted(board)
+        while played > 0:
+            nb.undo(board)
+            played -= 1
+        assert_cell_values_recounted(board)
 
 
 def transform(state: Gomoku, symmetry: int) -> Gomoku:
@@ -277,7 +311,7 @@ def slow_sets(board: nb.Board) -> tuple[set[int], list[list[set[int]]]]:
     for player in (0, 1):
         for cell in empty:
             for d in range(4):
-                kind = int(nb.CODE_THREAT[board.table[player, board.keys[d, cell]]])
+                kind = int(nb.CODE_THREAT[board.table[player, board.keys[player, d, cell]]])
                 if kind >= 0:
                     threats[player][kind].add(cell)
     return candidates, threats

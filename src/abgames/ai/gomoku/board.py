@@ -7,10 +7,12 @@ the game is cell ``(y + REACH) * W + x + REACH`` here, and the ``REACH``-wide fr
 around the board holds walls, so a line read never runs off the array. The four
 directions are the cell offsets ``1, W, W + 1, W - 1``.
 
-For every cell and direction ``keys`` holds the 20-bit code of the ten points
-around it on that line; ``play``/``undo`` change only the keys of the 40 cells a
-stone can see, and with them the pattern codes ``pattern[player, direction, cell]``
-(a table lookup), each cell's combined ``cell_value`` and the per-player pattern
+For every player, cell and direction ``keys`` holds the base-3 code of the ten
+points around it on that line as that player sees them (empty, own, blocked: see
+``patterns.ternary_tables``); ``play``/``undo`` change only the keys of the 40
+cells a stone can see, and with them the pattern codes
+``pattern[player, direction, cell]`` (a lookup in a table small enough to stay in
+cache), each cell's combined ``cell_value`` and the per-player pattern
 counts ``counts[player, code]`` (over empty cells) that the evaluation reads.
 
 The move generators read two kinds of incremental sets, never a board scan:
@@ -91,7 +93,7 @@ class Board(NamedTuple):
     """All the engine's per-position arrays (a NamedTuple so numba can take it whole)."""
 
     cells: npt.NDArray[np.int8]  # EMPTY, 1 black, 2 white, WALL
-    keys: npt.NDArray[np.int32]  # [direction, cell] line key
+    keys: npt.NDArray[np.int32]  # [player, direction, cell] base-3 line key
     pattern: npt.NDArray[np.int8]  # [player, direction, cell] pattern code
     cell_value: npt.NDArray[np.int32]  # [player, cell] ordering value of playing there
     counts: npt.NDArray[np.int32]  # [player, code] over empty cells and directions
@@ -105,7 +107,7 @@ class Board(NamedTuple):
     offsets: npt.NDArray[np.int64]  # the four direction offsets
     stack: npt.NDArray[np.int32]  # moves played (cells)
     zobrist: npt.NDArray[np.int64]  # [player, cell]
-    table: npt.NDArray[np.int8]  # [player, key] pattern table for the rule
+    table: npt.NDArray[np.int8]  # [player, base-3 key] pattern table for the rule
     info: npt.NDArray[np.int64]  # scalars, see I_*
 
 
@@ -113,7 +115,7 @@ def _board_type() -> object:
     """The numba type of a ``Board`` (for kernels compiled with explicit signatures)."""
     dummy = Board(
         cells=np.zeros(1, np.int8),
-        keys=np.zeros((1, 1), np.int32),
+        keys=np.zeros((1, 1, 1), np.int32),
         pattern=np.zeros((1, 1, 1), np.int8),
         cell_value=np.zeros((1, 1), np.int32),
         counts=np.zeros((1, 1), np.int32),
@@ -151,8 +153,41 @@ _THREAT_SIGNATURE = types.void(
     _I64,
     _I64,
 )
-_UPDATE_SIGNATURE = types.void(BOARD_TYPE, _I64, _I64, _I64)
-_CELL_SIGN_SIGNATURE = types.void(BOARD_TYPE, _I64, _I64)
+_UPDATE_SIGNATURE = types.void(
+    types.int8[::1],  # cells
+    types.int32[:, :, ::1],  # keys
+    types.int8[:, :, ::1],  # pattern
+    types.int8[:, ::1],  # table
+    types.int32[:, ::1],  # counts
+    types.int32[:, ::1],  # cell_value
+    types.int8[:, :, ::1],  # threat_dirs
+    types.int32[:, :, ::1],  # threat_cells
+    types.int32[:, :, ::1],  # threat_pos
+    types.int64[:, ::1],  # threat_size
+    types.int64[::1],  # offsets
+    _I64,
+    _I64,
+    _I64,
+)
+_COUNT_CELL_SIGNATURE = types.void(
+    types.int8[:, :, ::1],  # pattern
+    types.int32[:, ::1],  # counts
+    types.int8[:, :, ::1],  # threat_dirs
+    types.int32[:, :, ::1],  # threat_cells
+    types.int32[:, :, ::1],  # threat_pos
+    types.int64[:, ::1],  # threat_size
+    _I64,
+    _I64,
+)
+_NEAR_SIGNATURE = types.void(
+    types.int16[::1],  # near
+    types.int8[::1],  # cells
+    types.int32[::1],  # cand
+    types.int32[::1],  # cand_pos
+    types.int64[::1],  # info
+    _I64,
+    _I64,
+)
 _PLAY_SIGNATURE = types.void(BOARD_TYPE, _I64)
 
 
@@ -163,7 +198,7 @@ def new_board(size: int, rule: Rule) -> Board:
     rng = np.random.default_rng(0x60B0)
     board = Board(
         cells=np.full(count, WALL, np.int8),
-        keys=np.zeros((4, count), np.int32),
+        keys=np.zeros((2, 4, count), np.int32),
         pattern=np.zeros((2, 4, count), np.int8),
         cell_value=np.zeros((2, count), np.int32),
         counts=np.zeros((2, pt.CODE_COUNT), np.int32),
@@ -189,7 +224,8 @@ def new_board(size: int, rule: Rule) -> Board:
 
 
 def pattern_table_for(rule: Rule) -> npt.NDArray[np.int8]:
-    return pt.pattern_table(rule)
+    """The board's lookup table: ``pattern_table_for(rule)[player, base-3 key]``."""
+    return pt.ternary_tables(rule)
 
 
 def to_cell(board: Board, point: int) -> int:
@@ -221,6 +257,10 @@ def load(board: Board, state: Gomoku) -> None:
     board.info[I_TO_MOVE] = state.to_move
 
 
+#: ``POWERS[slot]``: the weight of a point's digit in a base-3 key.
+POWERS = np.array([3**j for j in range(2 * REACH)], np.int64)
+
+
 @njit(cache=True, nogil=True)
 def _slot(k: int) -> int:
     """The key slot of the point ``k`` steps along a line (k in -5..-1, 1..5)."""
@@ -245,9 +285,9 @@ def _initialise(board: Board) -> None:
                 if k == 0:
                     continue
                 if board.cells[cell + k * off] == WALL:
-                    key |= WALL << (2 * _slot(k))
-            board.keys[d, cell] = key
+                    key += pt.T_BLOCKED * POWERS[_slot(k)]
             for p in range(2):
+                board.keys[p, d, cell] = key
                 code = board.table[p, key]
                 board.pattern[p, d, cell] = code
                 _code_in(board, p, code, cell)
@@ -355,42 +395,49 @@ def _code_in(board: Board, player: int, code: int, cell: int) -> None:
 
 
 @njit(_UPDATE_SIGNATURE, cache=True, nogil=True)
-def _update_line_cells(board: Board, cell: int, colour: int, sign: int) -> None:
+def _update_line_cells(
+    cells: npt.NDArray[np.int8],
+    keys: npt.NDArray[np.int32],
+    pattern: npt.NDArray[np.int8],
+    table: npt.NDArray[np.int8],
+    counts: npt.NDArray[np.int32],
+    cell_value: npt.NDArray[np.int32],
+    threat_dirs: npt.NDArray[np.int8],
+    threat_cells: npt.NDArray[np.int32],
+    threat_pos: npt.NDArray[np.int32],
+    threat_size: npt.NDArray[np.int64],
+    offsets: npt.NDArray[np.int64],
+    cell: int,
+    colour: int,
+    sign: int,
+) -> None:
     """Add (sign 1) or remove (sign -1) ``colour`` at ``cell`` in its neighbours' keys,
-    and with them the codes, counts, cell values and threat sets of the empty ones."""
-    cells = board.cells
-    keys = board.keys
-    pattern = board.pattern
-    table = board.table
-    counts = board.counts
-    cell_value = board.cell_value
-    threat_dirs = board.threat_dirs
-    threat_cells = board.threat_cells
-    threat_pos = board.threat_pos
-    threat_size = board.threat_size
+    and with them the codes, counts, cell values and threat sets of the empty ones.
+
+    The board's arrays, not the ``Board``: passing the tuple costs a reference-count
+    update per array (see above), a good share of a play."""
     for d in range(4):
-        off = board.offsets[d]
+        off = offsets[d]
         for k in range(1, REACH + 1):
             for side in (-1, 1):
                 other = cell + side * k * off
                 if cells[other] == WALL:
                     continue
-                # ``cell`` lies -side*k steps from ``other``.
-                shift = 2 * _slot(-side * k)
-                keys[d, other] += sign * (colour << shift)
+                # ``cell`` lies -side*k steps from ``other``: own for the stone's
+                # player, blocked for the other.
+                power = sign * POWERS[_slot(-side * k)]
+                keys[colour - 1, d, other] += power
+                keys[2 - colour, d, other] += 2 * power
                 if cells[other] != EMPTY:
                     continue
-                key = keys[d, other]
-                changed = False
                 for p in range(2):
                     old = pattern[p, d, other]
-                    new = table[p, key]
+                    new = table[p, keys[p, d, other]]
                     if old == new:
                         continue
                     counts[p, old] -= 1
                     counts[p, new] += 1
                     pattern[p, d, other] = new
-                    changed = True
                     old_kind = CODE_THREAT[old]
                     new_kind = CODE_THREAT[new]
                     if old_kind != new_kind:
@@ -404,51 +451,63 @@ def _update_line_cells(board: Board, cell: int, colour: int, sign: int) -> None:
                                 threat_dirs, threat_cells, threat_pos, threat_size,
                                 p, new_kind, other, 1,
                             )  # fmt: skip
-                if changed:
-                    cell_value[0, other] = _cell_value(pattern, 0, other)
-                    cell_value[1, other] = _cell_value(pattern, 1, other)
+                    if old < pt.F3 and new < pt.F3 and threat_dirs[p, T_FIVE, other] == 0:
+                        # No combination bonus changes: the weights' difference is exact.
+                        cell_value[p, other] += ORDER_WEIGHTS[new] - ORDER_WEIGHTS[old]
+                    else:
+                        cell_value[p, other] = _cell_value(pattern, p, other)
 
 
-@njit(_CELL_SIGN_SIGNATURE, cache=True, nogil=True)
-def _count_cell(board: Board, cell: int, sign: int) -> None:
+@njit(_COUNT_CELL_SIGNATURE, cache=True, nogil=True)
+def _count_cell(
+    pattern: npt.NDArray[np.int8],
+    counts: npt.NDArray[np.int32],
+    threat_dirs: npt.NDArray[np.int8],
+    threat_cells: npt.NDArray[np.int32],
+    threat_pos: npt.NDArray[np.int32],
+    threat_size: npt.NDArray[np.int64],
+    cell: int,
+    sign: int,
+) -> None:
     """Add (sign 1) or remove (-1) ``cell``'s own pattern codes from counts and threat sets."""
     for p in range(2):
         for d in range(4):
-            code = board.pattern[p, d, cell]
-            board.counts[p, code] += sign
+            code = pattern[p, d, cell]
+            counts[p, code] += sign
             kind = CODE_THREAT[code]
             if kind >= 0:
                 _threat_change(
-                    board.threat_dirs,
-                    board.threat_cells,
-                    board.threat_pos,
-                    board.threat_size,
-                    p,
-                    kind,
-                    cell,
-                    sign,
+                    threat_dirs, threat_cells, threat_pos, threat_size, p, kind, cell, sign
                 )
 
 
-@njit(_CELL_SIGN_SIGNATURE, cache=True, nogil=True)
-def _update_near(board: Board, cell: int, sign: int) -> None:
+@njit(_NEAR_SIGNATURE, cache=True, nogil=True)
+def _update_near(
+    near: npt.NDArray[np.int16],
+    cells: npt.NDArray[np.int8],
+    cand: npt.NDArray[np.int32],
+    cand_pos: npt.NDArray[np.int32],
+    info: npt.NDArray[np.int64],
+    cell: int,
+    sign: int,
+) -> None:
     """Change the near counts around ``cell`` by ``sign``, keeping the candidate set.
 
     Call with sign 1 after the stone is on ``cell`` and with -1 before it is lifted.
     """
-    width = board.info[I_WIDTH]
-    size = board.info[I_CAND_SIZE]
+    width = info[I_WIDTH]
+    size = info[I_CAND_SIZE]
     for dy in range(-2, 3):
         for dx in range(-2, 3):
             other = cell + dy * width + dx
-            board.near[other] += sign
-            if board.cells[other] != EMPTY:
+            near[other] += sign
+            if cells[other] != EMPTY:
                 continue
-            if sign > 0 and board.near[other] == 1:
-                size = _set_add(board.cand, board.cand_pos, size, other)
-            elif sign < 0 and board.near[other] == 0:
-                size = _set_remove(board.cand, board.cand_pos, size, other)
-    board.info[I_CAND_SIZE] = size
+            if sign > 0 and near[other] == 1:
+                size = _set_add(cand, cand_pos, size, other)
+            elif sign < 0 and near[other] == 0:
+                size = _set_remove(cand, cand_pos, size, other)
+    info[I_CAND_SIZE] = size
 
 
 @njit(_PLAY_SIGNATURE, cache=True, nogil=True)
@@ -456,14 +515,38 @@ def play(board: Board, cell: int) -> None:
     """Put the side to move's stone on empty ``cell`` and pass the turn (no legality check)."""
     player = board.info[I_TO_MOVE]
     colour = player + 1
-    _count_cell(board, cell, -1)
+    _count_cell(
+        board.pattern,
+        board.counts,
+        board.threat_dirs,
+        board.threat_cells,
+        board.threat_pos,
+        board.threat_size,
+        cell,
+        -1,
+    )
     if board.cand_pos[cell] >= 0:
         board.info[I_CAND_SIZE] = _set_remove(
             board.cand, board.cand_pos, board.info[I_CAND_SIZE], cell
         )
     board.cells[cell] = colour
-    _update_line_cells(board, cell, colour, 1)
-    _update_near(board, cell, 1)
+    _update_line_cells(
+        board.cells,
+        board.keys,
+        board.pattern,
+        board.table,
+        board.counts,
+        board.cell_value,
+        board.threat_dirs,
+        board.threat_cells,
+        board.threat_pos,
+        board.threat_size,
+        board.offsets,
+        cell,
+        colour,
+        1,
+    )
+    _update_near(board.near, board.cells, board.cand, board.cand_pos, board.info, cell, 1)
     board.info[I_HASH] ^= board.zobrist[player, cell]
     board.stack[board.info[I_PLY]] = cell
     board.info[I_PLY] += 1
@@ -479,14 +562,38 @@ def undo(board: Board) -> int:
     player = colour - 1
     board.info[I_TO_MOVE] = player
     board.info[I_HASH] ^= board.zobrist[player, cell]
-    _update_near(board, cell, -1)
+    _update_near(board.near, board.cells, board.cand, board.cand_pos, board.info, cell, -1)
     board.cells[cell] = EMPTY
     if board.near[cell] > 0:
         board.info[I_CAND_SIZE] = _set_add(
             board.cand, board.cand_pos, board.info[I_CAND_SIZE], cell
         )
-    _update_line_cells(board, cell, colour, -1)
-    _count_cell(board, cell, 1)
+    _update_line_cells(
+        board.cells,
+        board.keys,
+        board.pattern,
+        board.table,
+        board.counts,
+        board.cell_value,
+        board.threat_dirs,
+        board.threat_cells,
+        board.threat_pos,
+        board.threat_size,
+        board.offsets,
+        cell,
+        colour,
+        -1,
+    )
+    _count_cell(
+        board.pattern,
+        board.counts,
+        board.threat_dirs,
+        board.threat_cells,
+        board.threat_pos,
+        board.threat_size,
+        cell,
+        1,
+    )
     return cell
 
 

@@ -187,6 +187,33 @@ def _absolute_table(ternary: npt.NDArray[np.int8], own: int) -> npt.NDArray[np.i
 
 
 _CACHE: dict[Rule, npt.NDArray[np.int8]] = {}
+_TERNARY_CACHE: dict[Rule, npt.NDArray[np.int8]] = {}
+#: Entries of a base-3 table (one digit a point: empty, own, blocked).
+TERNARY_COUNT = 3**SLOTS
+#: Base-3 digits of a point in a player's ternary key.
+T_EMPTY = 0
+T_OWN = _OWN
+T_BLOCKED = _BLOCKED
+
+
+def ternary_tables(rule: Rule) -> npt.NDArray[np.int8]:
+    """``table[player, key3]``: the code of ``player`` playing the centre of a line whose
+    ten points are, from that player's view, ``T_EMPTY``/``T_OWN``/``T_BLOCKED`` (an
+    opponent stone or the edge), digit ``slot`` worth ``3 ** slot``.
+
+    The same codes as ``pattern_table`` in 1/18 of the memory (2 x 59,049 bytes), so
+    the lookups of play/undo stay in the processor's cache.
+    """
+    cached = _TERNARY_CACHE.get(rule)
+    if cached is not None:
+        return cached
+    tables = np.zeros((2, TERNARY_COUNT), np.int8)
+    for player in (0, 1):
+        overline_wins = rule is Rule.FREESTYLE or (rule is Rule.RENJU and player == 1)
+        double_four_forbidden = rule is Rule.RENJU and player == 0
+        tables[player] = _ternary_table(overline_wins, double_four_forbidden)
+    _TERNARY_CACHE[rule] = tables
+    return tables
 
 
 def pattern_table(rule: Rule) -> npt.NDArray[np.int8]:

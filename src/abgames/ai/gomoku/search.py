@@ -423,6 +423,26 @@ def _is_four_cell(board: Board, player: int, cell: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def _may_win_at_once(
+    pattern: npt.NDArray[np.int8], info: npt.NDArray[np.int64], player: int, cell: int
+) -> bool:
+    """Whether ``player``'s four at ``cell`` may win without another four: it makes two
+    five points (a straight or double four, or fours on two lines), or the block may
+    be forbidden (Renju, white attacking). A single plain four (``B4`` on one line)
+    never does, so a VCF with one move left need not play it."""
+    if player == 1 and info[I_RENJU] != 0:
+        return True
+    fours = 0
+    for d in range(4):
+        code = pattern[player, d, cell]
+        if code == pt.F4 or code == pt.D4:
+            return True
+        if code == pt.B4:
+            fours += 1
+    return fours >= 2
+
+
+@njit(cache=True, nogil=True)
 def _four_cells(board: Board, player: int, out: npt.NDArray[np.int32]) -> int:
     """Cells where ``player`` may make a four, best first by cell value."""
     count = 0
@@ -482,10 +502,15 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
         count = 1
     else:
         count = _four_cells(board, attacker, candidates)
-    # Copy: deeper plies reuse the buffers.
-    local = candidates[:count].copy()
+    # No copy: deeper plies use ``moves[ply + 2]`` and beyond.
+    # With one move left only a four that wins at once counts (``_attack_four``
+    # returns 2; the line is then one move longer than ``depth``, as it always was):
+    # a plain four's block would leave the child no move, so it is not played.
+    last_four = depth == 1
     for i in range(count):
-        cell = int(local[i])
+        cell = int(candidates[i])
+        if last_four and not _may_win_at_once(board.pattern, board.info, attacker, cell):
+            continue
         result = _attack_four(board, tables, cell, ply + 2)
         if result == 2:
             tables.pv[ply, 0] = cell
@@ -640,6 +665,27 @@ def _set_pv(tables: Tables, ply: int, move: int) -> None:
     tables.pv_length[ply] = length + 1
 
 
+@njit(cache=True, nogil=True)
+def _cutoff(tables: Tables, me: int, ply: int, depth: int, cell: int) -> None:
+    """A beta cutoff by ``cell``: count it, make it a killer, credit its history."""
+    tables.stats[S_CUTOFFS] += 1
+    if tables.killers[ply, 0] != cell:
+        tables.killers[ply, 1] = tables.killers[ply, 0]
+        tables.killers[ply, 0] = cell
+    tables.history[me, cell] += depth * depth
+
+
+@njit(cache=True, nogil=True)
+def _tt_store(
+    tables: Tables, index: int, key: int, score: int, depth: int, flag: int, move: int
+) -> None:
+    tables.tt_key[index] = key
+    tables.tt_score[index] = score
+    tables.tt_depth[index] = depth
+    tables.tt_flag[index] = flag
+    tables.tt_move[index] = move
+
+
 @njit(_NEGAMAX_SIGNATURE, cache=True, nogil=True)
 def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply: int) -> int:
     """Fail-soft PVS: the score of the side to move searched ``depth`` plies deep."""
@@ -697,6 +743,25 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
                 tables.stats[S_TT_HITS] += 1
                 return stored
 
+    # The move from the table is searched before any move is generated: when it cuts
+    # off, generating was wasted. It would come first anyway (it was the best of this
+    # same position's list, and its key outranks all others); the others are then
+    # ordered with the history its search updated.
+    first_score = 0
+    if tt_move >= 0 and board.cells[tt_move] == 0:
+        play(board, tt_move)
+        first_score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
+        undo(board)
+        if tables.stats[S_ABORTED] != 0:
+            return 0
+        if first_score >= beta:
+            _set_pv(tables, ply, tt_move)
+            _cutoff(tables, me, ply, depth, tt_move)
+            _tt_store(tables, index, key, _to_tt(first_score, ply), depth, LOWER, tt_move)
+            return first_score
+    else:
+        tt_move = -1
+
     count = generate(board, tables, ply)
     if count == 0:  # a full board (a draw), or only forbidden points near the stones
         full = board.info[I_PLY] >= board.info[I_SIZE] * board.info[I_SIZE]
@@ -717,16 +782,19 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     best_move = -1
     for i in range(count):
         cell = _pick(moves, keys, i, count)
-        play(board, cell)
-        if i == 0:
-            score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
+        if i == 0 and cell == tt_move:
+            score = first_score  # searched above, with this same window
         else:
-            score = -negamax(board, tables, depth - 1, -alpha - 1, -alpha, ply + 1)
-            if alpha < score < beta:
+            play(board, cell)
+            if i == 0:
                 score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
-        undo(board)
-        if tables.stats[S_ABORTED] != 0:
-            return 0
+            else:
+                score = -negamax(board, tables, depth - 1, -alpha - 1, -alpha, ply + 1)
+                if alpha < score < beta:
+                    score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
+            undo(board)
+            if tables.stats[S_ABORTED] != 0:
+                return 0
         if score > best:
             best = score
             best_move = cell
@@ -734,11 +802,7 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
                 alpha = score
                 _set_pv(tables, ply, cell)
                 if alpha >= beta:
-                    tables.stats[S_CUTOFFS] += 1
-                    if tables.killers[ply, 0] != cell:
-                        tables.killers[ply, 1] = tables.killers[ply, 0]
-                        tables.killers[ply, 0] = cell
-                    tables.history[me, cell] += depth * depth
+                    _cutoff(tables, me, ply, depth, cell)
                     break
 
     flag = EXACT
@@ -746,11 +810,7 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
         flag = UPPER
     elif best >= beta:
         flag = LOWER
-    tables.tt_key[index] = key
-    tables.tt_score[index] = _to_tt(best, ply)
-    tables.tt_depth[index] = depth
-    tables.tt_flag[index] = flag
-    tables.tt_move[index] = best_move
+    _tt_store(tables, index, key, _to_tt(best, ply), depth, flag, best_move)
     return best
 
 

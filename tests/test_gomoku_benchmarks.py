@@ -1,0 +1,98 @@
+"""The Gomoku benchmark scripts: the ladder against an external brain, and the
+puzzle benchmark's independent check of a VCF line."""
+
+from __future__ import annotations
+
+import importlib.util
+import shlex
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from abgames.arena.engines import parse_engine_spec
+from abgames.games.gomoku import Gomoku, Rule
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+RANDOM_BRAIN = Path(__file__).parent / "engines" / "random_brain.py"
+
+
+def load_script(name: str) -> ModuleType:
+    """A script of ``benchmarks/`` as a module (the folder is not on the path)."""
+    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+ladder = load_script("gomoku_ladder")
+puzzles = load_script("gomoku_puzzles")
+
+
+def test_ladder_rungs_cap_nodes_or_time_and_ask_for_one_thread() -> None:
+    rungs = ladder.rungs("pbrain-x --fast", [5000, 1000], [1.0], 10_000)
+    assert [r.label for r in rungs] == ["1,000 nodes a move", "5,000 nodes a move", "1 s a move"]
+    capped = parse_engine_spec(rungs[0].spec, game="gomoku", turn_ms=1000)
+    assert capped.command == ["pbrain-x", "--fast"]
+    assert dict(capped.info) == {"max_node": "1000", "thread_num": "1"}
+    assert capped.turn_ms == 10_000
+    timed = parse_engine_spec(rungs[2].spec, game="gomoku", turn_ms=123)
+    assert timed.turn_ms == 1000 and dict(timed.info) == {"thread_num": "1"}
+
+
+def test_ladder_plays_each_rung_and_prints_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    openings = tmp_path / "openings.txt"
+    openings.write_text("0,0, 1,0\n")
+    brain = shlex.join([sys.executable, str(RANDOM_BRAIN)])
+    rungs = ["--nodes", "100", "--time", "0.5", "--games", "2"]
+    files = ["--openings", str(openings), "--records", str(tmp_path)]
+    code = ladder.main(["--engine", brain, *rungs, "--ours", "level=easy", *files])
+    out = capsys.readouterr().out
+    assert code == 0
+    rows = [line for line in out.splitlines() if line.startswith("| 100 nodes a move")]
+    assert len(rows) == 2  # as it finished, and in the final table
+    wins, draws, losses = (int(n) for n in rows[0].split("|")[2].split())
+    assert wins + draws + losses == 2
+    assert any(line.startswith("| 0.5 s a move") for line in out.splitlines())
+    assert len((tmp_path / "rung1.jsonl").read_text().splitlines()) == 2
+
+
+def test_ladder_refuses_a_run_without_rungs(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        ladder.main(["--engine", "pbrain-x"])
+    assert "at least one rung" in capsys.readouterr().err
+
+
+def position(rows: list[str], to_move: int, rule: Rule = Rule.FREESTYLE) -> Gomoku:
+    """A 15x15 position from the top rows (``X`` black, ``O`` white)."""
+    state = Gomoku(15, rule)
+    black = [state.point(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "X"]
+    white = [state.point(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "O"]
+    return Gomoku.from_position(black, white, to_move, rule=rule)
+
+
+def test_a_vcf_line_is_checked_by_the_rules() -> None:
+    # Black: a four waiting for e1 (a five), and a three on row 3 that becomes a four.
+    state = position(["OXXXX..", ".......", ".XXX...", "......."], 0)
+    assert puzzles.vcf_line_wins(state, (state.point(5, 0),))  # the five
+    assert not puzzles.vcf_line_wins(state, (state.point(6, 3),))  # no four: fails
+    # A four (e3 makes b3-e3, five at a3 or f3: two five points) wins at once.
+    assert puzzles.vcf_line_wins(state, (state.point(4, 2),))
+    # The line may stop before the five the solver leaves out.
+    assert puzzles.vcf_line_wins(state, ())
+    # White to move in the same stones has no four: an empty line does not win.
+    white = position(["OXXXX..", ".......", ".XXX...", "......."], 1)
+    assert not puzzles.vcf_line_wins(white, ())
+
+
+def test_a_vcf_line_that_ignores_the_defenders_four_fails() -> None:
+    # White has a four (five at f1); black's four on row 3 does not stop it.
+    state = position(["XOOOO..", ".......", "XXX....", "......."], 0)
+    assert not puzzles.vcf_line_wins(state, (state.point(3, 2), state.point(4, 2)))
+    # Blocking it first (f1) is a legal start, but then black has no four: fails.
+    assert not puzzles.vcf_line_wins(state, (state.point(5, 0),))
