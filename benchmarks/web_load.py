@@ -189,11 +189,12 @@ async def play_games(
     figures: Figures,
     seed: int,
     events: bool,
+    games: tuple[tuple[str, str, dict[str, Any]], ...] = GAMES,
 ) -> None:
     rng = random.Random(seed + number)
     round_ = number
     while time.monotonic() < deadline:
-        game, level, options = GAMES[round_ % len(GAMES)]
+        game, level, options = games[round_ % len(games)]
         round_ += 1
         created = await timed(
             figures,
@@ -361,7 +362,7 @@ async def run(args: argparse.Namespace) -> int:
                 base_url=base, timeout=REQUEST_TIMEOUT_S, limits=limits
             ) as shared:
                 tasks = [
-                    play_games(n, shared, deadline, figures, args.seed, not args.poll)
+                    play_games(n, shared, deadline, figures, args.seed, not args.poll, args.games)
                     for n in range(args.players)
                 ]
                 await asyncio.gather(
@@ -439,6 +440,17 @@ def report(
         print(f"memory MB (server + workers): {samples}")
 
 
+def game_mix(text: str) -> tuple[tuple[str, str, dict[str, Any]], ...]:
+    """``gomoku:hard,connect4:easy`` as the (game, level, options) the players cycle through."""
+    mix: list[tuple[str, str, dict[str, Any]]] = []
+    for item in text.split(","):
+        game, _, level = item.strip().partition(":")
+        if not game or not level:
+            raise argparse.ArgumentTypeError(f"{item!r} is not GAME:LEVEL")
+        mix.append((game, level, {}))
+    return tuple(mix)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=50)
@@ -456,6 +468,14 @@ def main() -> int:
         metavar="PYTHON_ARGS",
         help="how to start the server instead of '-m abgames web' (e.g. under a profiler); "
         "--port and --db are appended",
+    )
+    parser.add_argument(
+        "--games",
+        type=game_mix,
+        default=GAMES,
+        metavar="GAME:LEVEL,...",
+        help="the games the players cycle through (default gomoku:hard,connect4:hard,"
+        "tictactoe:perfect); e.g. tictactoe:perfect,connect4:easy for many short games",
     )
     args = parser.parse_args()
     if not 1 <= args.players <= MAX_PLAYERS:
