@@ -145,7 +145,10 @@ def worker_main(
 
     def send(message: tuple[Any, ...]) -> None:
         with send_lock:
-            results.send(message)
+            try:
+                results.send(message)
+            except (EOFError, OSError):  # the server is gone (stopped or killed)
+                os._exit(0)  # nobody is left to answer: end quietly, search thread too
 
     def player_for(game: str, level: str, seed: int | None) -> AIPlayer:
         key = (game, level, seed)
