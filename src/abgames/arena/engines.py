@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import os
 import shlex
+import shutil
 import sys
 import traceback
 from abc import ABC, abstractmethod
@@ -284,6 +285,28 @@ class ProtocolEngine(Engine):
         if self.client is not None:
             self.client.end()
             self.client = None
+
+
+def missing_commands(specs: tuple[EngineSpec, ...]) -> list[str]:
+    """What keeps the ``cmd=`` engines of ``specs`` from starting on this machine.
+
+    The program must be found (a path, or a name on ``PATH``) and executable; the
+    arguments that name files on the machine where the match was started (a
+    brain's script) must exist here too. Run on each node of a cluster.
+    """
+    problems: list[str] = []
+    for spec in specs:
+        if spec.kind != COMMAND:
+            continue
+        program, *arguments = spec.command
+        if shutil.which(program) is None:
+            problems.append(f"{spec.name}: {program!r} not found")
+        problems.extend(
+            f"{spec.name}: {argument!r} not found"
+            for argument in arguments
+            if os.path.isabs(argument) and not os.path.exists(argument)
+        )
+    return problems
 
 
 def make_engine(spec: EngineSpec, *, game: str, tolerance_ms: int, seed: int | None) -> Engine:

@@ -19,6 +19,8 @@ from abgames.ai.connect4.book_builder import BUILD_TABLE_BITS, build
 from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
 from abgames.ai.connect4.perfect import plies_to_end
 from abgames.ai.connect4.solver import DEFAULT_TABLE_BITS, Position, Solver
+from abgames.cluster import Cluster, ClusterError, ClusterLost
+from abgames.commands.cluster_option import add_cluster_option, cluster_of
 from abgames.games.base import IllegalMoveError, NotationError
 from abgames.games.connect4 import ConnectFour
 
@@ -77,6 +79,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="solve nothing: write the book from the positions already in WORK",
     )
+    add_cluster_option(book, "positions")
     book.set_defaults(run=run_book)
 
 
@@ -198,6 +201,24 @@ def run_book(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"abgames book: --root: {error}", file=sys.stderr)
         return 2
+    cluster = cluster_of(args)
+    try:
+        if cluster is None:
+            _build(args, output)
+        else:
+            with cluster:
+                _build(args, output, cluster)
+    except ClusterLost as error:
+        print(f"abgames book: {error}; every score found is in {args.work}", file=sys.stderr)
+        return 1
+    except ClusterError as error:
+        print(f"abgames book: {error}", file=sys.stderr)
+        return 2
+    print(f"built in {time.perf_counter() - start:.1f}s")
+    return 0
+
+
+def _build(args: argparse.Namespace, output: Path, cluster: Cluster | None = None) -> None:
     build(
         root=args.root,
         plies=args.plies,
@@ -207,6 +228,5 @@ def run_book(args: argparse.Namespace) -> int:
         table_bits=args.table_bits,
         log=lambda text: print(text, flush=True),
         write_only=args.write_only,
+        cluster=cluster,
     )
-    print(f"built in {time.perf_counter() - start:.1f}s")
-    return 0
