@@ -195,14 +195,23 @@ class LevelEngine(Engine):
 
     def __init__(self, spec: EngineSpec, tolerance_ms: int, game: str, seed: int | None) -> None:
         super().__init__(spec, tolerance_ms)
-        self.player = make_player(game, spec.target, spec.seed if spec.seed is not None else seed)
+        self.game = game
+        self.seed = spec.seed if spec.seed is not None else seed
+        self.player = make_player(game, spec.target, self.seed)
 
     def new_game(self, state: GameState) -> None:
+        """Practise on a player of its own, so the game's player starts with empty tables.
+
+        The practice is cut by the clock; what it leaves in a search's tables
+        (transposition table, history) would make the game's moves depend on the
+        machine's speed, and the same seeds would no longer give the same games.
+        """
         practice = state.copy()
         if practice.is_over():
             return
         try:
-            for _ in self.player.think_within(practice, self.WARMUP_SECONDS):
+            rehearsal = make_player(self.game, self.spec.target, self.seed)
+            for _ in rehearsal.think_within(practice, self.WARMUP_SECONDS):
                 pass
         except Exception as error:
             raise Forfeit(CRASH, f"warm-up failed: {type(error).__name__}: {error}") from None
