@@ -44,7 +44,7 @@ UNREACHABLE = "127.0.0.1:1"
 
 @pytest.fixture(scope="module")
 def ray_cluster() -> Iterator[LocalTestCluster]:
-    cluster = LocalTestCluster(
+    cluster: Any = LocalTestCluster(
         initialize_head=True,
         head_node_args={
             "num_cpus": 1,
