@@ -142,7 +142,8 @@ def main() -> None:
                     positions = len((work / "solved.txt").read_text().splitlines())
                 row(label, seconds, positions, "positions")
                 books.append((list(book.keys), list(book.scores)))
-            print(f"  {positions} positions; same book everywhere: {all(b == books[0] for b in books)}")
+            same = all(b == books[0] for b in books)
+            print(f"  {positions} positions; same book everywhere: {same}")
     finally:
         local_cluster.shutdown()
 

@@ -26,6 +26,7 @@ from abgames.arena.openings import random_openings
 from abgames.arena.records import RecordWriter, read_records
 from abgames.arena.runner import ArenaResult, ArenaSettings, EngineMissingError, run_arena
 from abgames.arena.stats import Sprt
+from abgames import cluster as cluster_module
 from abgames.cli import main
 from abgames.cluster import INSTALL_HINT, Cluster, ClusterError, ClusterUnreachable
 
@@ -163,6 +164,24 @@ def test_a_worker_killed_mid_game_changes_nothing(ray_cluster: LocalTestCluster)
     assert remote.cut_short is None
     assert games_of(remote.records) == games_of(local.records)
     assert totals(remote) == totals(local)
+
+
+def test_a_cluster_lost_mid_match_keeps_the_games_played_and_counts_the_rest(
+    ray_cluster: LocalTestCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cluster_module, "RESOURCES_REFRESH_S", 0.0)
+    monkeypatch.setattr(cluster_module, "HEAD_LOST_AFTER_S", 0.0)
+    settings = game_settings("connect4", "level=easy", "level=medium", games=8)
+    writer = RecordWriter(tmp_path / "r.jsonl")
+    with Cluster(ray_cluster.address) as cluster:
+        cluster._head = UNREACHABLE  # the head stops answering once the match is under way
+        result = run_arena(settings, writer, cluster=cluster)
+    writer.close()
+    played = len(result.records)
+    assert played < 8 and len(read_records(tmp_path / "r.jsonl")) == played
+    assert result.cut_short is not None
+    assert f"its head at {UNREACHABLE} stopped answering" in result.cut_short
+    assert result.cut_short.endswith(f"{8 - played} game(s) not played")
 
 
 def test_a_book_built_on_the_cluster_is_the_local_book(

@@ -42,6 +42,9 @@ MAX_RETRIES = 3
 RESOURCES_REFRESH_S = 2.0
 #: How long one wait for a finished task lasts before the loop looks around again.
 WAIT_SLICE_S = 1.0
+#: A head whose port refuses connections this long is taken for lost (Ray itself
+#: waits 60 s and then ends the driver process, leaving no time to say what was done).
+HEAD_LOST_AFTER_S = 10.0
 #: The Ray Client's scheme; other addresses are a head node's ``HOST:PORT`` or ``auto``.
 CLIENT_SCHEME = "ray://"
 AUTO = "auto"
@@ -137,6 +140,7 @@ class Cluster:
         self.connect_timeout_s = connect_timeout_s
         self.num_cpus = num_cpus
         self._ray: ModuleType | None = None
+        self._head: str | None = None
 
     @property
     def ray(self) -> ModuleType:
@@ -160,7 +164,30 @@ class Cluster:
                 f"cannot join the Ray cluster at {self.address or 'this machine'}: {error}"
             ) from None
         self._ray = ray
+        self._head = None if self.address is None else self._gcs_address()
         return self
+
+    def _gcs_address(self) -> str | None:
+        """The head's ``HOST:PORT`` to watch while a run waits, when joined as a driver."""
+        if self.address is not None and self.address.startswith(CLIENT_SCHEME):
+            return None  # the Ray Client reports a lost connection itself
+        context = self.ray.get_runtime_context()
+        address = getattr(context, "gcs_address", None)
+        return str(address) if address else self.address
+
+    def _head_answers(self) -> bool:
+        """Whether the head's port accepts a connection (always, for a local or client run).
+
+        Asked before anything that waits on the head: Ray's own calls block while it
+        is away, and Ray ends the driver process after a minute without it.
+        """
+        if self._head is None:
+            return True
+        try:
+            probe(self._head, self.connect_timeout_s)
+        except ClusterUnreachable:
+            return False
+        return True
 
     def __exit__(
         self,
@@ -220,10 +247,23 @@ class Cluster:
         pending: dict[Any, Key] = {}
         seen: set[Key] = set()
         limit, checked = self.cpus() * per_cpu, time.monotonic()
+        head_silent_since: float | None = None
         try:
             while queue or pending:
-                if time.monotonic() - checked > RESOURCES_REFRESH_S:
-                    limit, checked = self.cpus() * per_cpu, time.monotonic()
+                now = time.monotonic()
+                if now - checked > RESOURCES_REFRESH_S:
+                    checked = now
+                    if self._head_answers():
+                        head_silent_since = None
+                        limit = self.cpus() * per_cpu
+                    elif head_silent_since is None:
+                        head_silent_since = now
+                    elif now - head_silent_since > HEAD_LOST_AFTER_S:
+                        raise ClusterLost(
+                            f"the cluster was lost after {len(seen)} finished job(s): "
+                            f"its head at {self._head} stopped answering",
+                            len(seen),
+                        )
                 if stop():
                     queue.clear()
                 while queue and len(pending) < limit:
@@ -253,6 +293,7 @@ class Cluster:
                 len(seen),
             ) from None
         finally:
-            for ref in pending:
-                with contextlib.suppress(Exception):  # a lost cluster has nothing to cancel
-                    ray.cancel(ref)
+            if self._head_answers():  # a lost cluster has nothing left to cancel
+                for ref in pending:
+                    with contextlib.suppress(Exception):
+                        ray.cancel(ref)
