@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from abgames import cluster as cluster_module
 from abgames.ai.connect4.book_builder import build
 from abgames.arena.engines import EngineSpec, parse_engine_spec
 from abgames.arena.judge import GameRecord
@@ -26,7 +27,6 @@ from abgames.arena.openings import random_openings
 from abgames.arena.records import RecordWriter, read_records
 from abgames.arena.runner import ArenaResult, ArenaSettings, EngineMissingError, run_arena
 from abgames.arena.stats import Sprt
-from abgames import cluster as cluster_module
 from abgames.cli import main
 from abgames.cluster import INSTALL_HINT, Cluster, ClusterError, ClusterUnreachable
 

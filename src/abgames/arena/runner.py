@@ -5,10 +5,10 @@ Each pair plays ``games`` games. Game ``g`` of a pair uses opening
 opening is played twice, once with each engine first. Games run in a pool of
 ``concurrency`` worker processes (in this process when it is 1), or as tasks on a
 Ray cluster (``abgames.cluster``) with the same ``play_game`` for each game, so
-the same seeds and openings give the same games; results are counted, written and
-reported as they finish, each game once whatever a cluster retried. With an SPRT (two engines only)
-the match stops once it decides: games not started are cancelled, games under
-way are finished and counted.
+the same seeds and openings give the same games. Results are counted, written and
+reported as they finish, each game once whatever a cluster retried. With an SPRT
+(two engines only) the match stops once it decides: games not started are
+cancelled, games under way are finished and counted.
 """
 
 from __future__ import annotations
