@@ -1,11 +1,11 @@
-# Quick start: `make play` starts the app, `make test` runs ruff, mypy and pytest.
+# Quick start: `make play` starts the app, `make web` the web app, `make test` runs ruff, mypy and pytest.
 # Both create .venv and install the package with its dependencies on first use.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck pytest bench clean
+.PHONY: play web test lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,9 @@ $(STAMP): pyproject.toml
 
 play: $(STAMP)
 	$(BIN)/abgames
+
+web: $(STAMP)
+	$(BIN)/abgames web
 
 test: lint typecheck pytest
 

@@ -24,24 +24,30 @@ POSITIONS = (
 )
 
 
-def first_move_seconds() -> float:
+def first_move() -> tuple[float, float, int]:
+    """In a fresh process: seconds to get ``hard`` ready (``readiness.prepare``: compile
+    or load), then the first move's seconds and depth, searched with the kernels ready."""
     code = (
         "import time; t = time.perf_counter();"
-        "from abgames.ai.levels import make_player; from abgames.games.gomoku import Gomoku;"
-        "s = Gomoku(); s.play(s.parse_move('h8'));"
-        "make_player('gomoku', 'hard').choose(s); print(time.perf_counter() - t)"
+        "from abgames.ai.levels import make_player; from abgames.ai.readiness import prepare;"
+        "from abgames.games.gomoku import Gomoku;"
+        "s = Gomoku(); s.play(s.parse_move('h8')); p = make_player('gomoku', 'hard');"
+        "prepare('gomoku', 'hard'); ready = time.perf_counter() - t;"
+        "r = p.choose(s); print(ready, time.perf_counter() - t - ready, r.depth)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    ready, move, depth = out.stdout.strip().splitlines()[-1].split()
+    return float(ready), float(move), int(depth)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0)
     args = parser.parse_args()
+    ready, move, depth = first_move()
     print(
-        f"first move in a fresh process (import + compile/load + search): "
-        f"{first_move_seconds():.2f} s"
+        f"first move in a fresh process: engine ready (import + compile/load) in {ready:.2f} s, "
+        f"then depth {depth} in {move:.2f} s"
     )
     from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
     from abgames.games.gomoku import Gomoku

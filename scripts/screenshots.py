@@ -65,6 +65,7 @@ SCENES = (
         "gomoku-renju",
         GameSettings("gomoku", "human-human", rule="renju"),
         "h8 a1 g8 a2 i10 a3 i9 o15",
+        analysis=True,
         hint=True,
     ),
 )

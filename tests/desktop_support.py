@@ -123,3 +123,33 @@ class EndlessPlayer(AIPlayer):
 
 def endless_factory(game: str, level: str, seed: int | None) -> AIPlayer:
     return EndlessPlayer(level)
+
+
+class SilentSolver(AIPlayer):
+    """Like the compiled ``perfect`` solver: reports nothing until it is done.
+
+    It yields one result, with ``solved`` as given, once ``release`` is set (or
+    ``stop()`` is called); its move is the last legal one.
+    """
+
+    def __init__(self, level: str = "perfect", *, solved: bool = True) -> None:
+        self.level = level
+        self.solved = solved
+        self.release = threading.Event()
+
+    def think(self, state: GameState) -> Iterator[SearchResult]:
+        self.release.wait()
+        moves = state.legal_moves()
+        yield SearchResult(
+            move=moves[-1],
+            score=7,
+            depth=4,
+            nodes=4321,
+            elapsed=0.01,  # the engine's own (partial) time, as a fallback reports it
+            pv=(moves[-1],),
+            root_scores={move: index for index, move in enumerate(moves)},
+            solved=self.solved,
+        )
+
+    def stop(self) -> None:
+        self.release.set()

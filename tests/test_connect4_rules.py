@@ -74,6 +74,15 @@ def test_notation_errors() -> None:
         state.parse_move("four")
 
 
+@pytest.mark.parametrize("text", ["4²", "4٤", "４"])
+def test_only_ascii_digits_name_columns(text: str) -> None:
+    # "²".isdigit() is true but int("²") raises; "٤" and "４" int() reads as 4.
+    with pytest.raises(NotationError, match="is not a column"):
+        ConnectFour.from_notation(text)
+    with pytest.raises(NotationError, match="is not a column"):
+        ConnectFour().parse_move(text[-1])
+
+
 def test_other_sizes() -> None:
     state = ConnectFour(width=9, height=7)
     assert len(state.legal_moves()) == 9

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
 import time
+import tkinter as tk
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -15,7 +17,7 @@ import pytest
 from abgames.games import ConnectFour, Gomoku
 from abgames.match import AI, HUMAN, Match
 from abgames.ui.desktop import theme
-from abgames.ui.desktop.app import DesktopApp
+from abgames.ui.desktop.app import VIEW_MENU_ENTRIES, DesktopApp
 from abgames.ui.desktop.boards import (
     TAG_DROP,
     TAG_FORBIDDEN,
@@ -27,6 +29,7 @@ from abgames.ui.desktop.boards import (
 )
 from abgames.ui.desktop.controller import GameSettings
 from desktop_support import (
+    SilentSolver,
     ai_idle,
     click,
     click_move,
@@ -252,7 +255,7 @@ def test_hint_and_analysis_are_drawn(make_app: AppMaker) -> None:
     app.show_analysis.set(True)
     app.refresh()
     assert items(app, TAG_HEAT) and items(app, TAG_PV)
-    assert "Analysis (last AI move)" in app.analysis_text.get()
+    assert "view before its move" in app.analysis_title.get()
 
 
 def test_window_answers_events_while_the_ai_thinks(make_app: AppMaker) -> None:
@@ -261,7 +264,7 @@ def test_window_answers_events_while_the_ai_thinks(make_app: AppMaker) -> None:
         player_factory=endless_factory,
     )
     pump(app, lambda: app.session.progress is not None and app.session.progress.depth >= 2)
-    assert "thinking" in app.turn_text.get() and "depth" in app.turn_text.get()
+    assert "thinking" in app.search_text.get() and "depth" in app.search_text.get()
     depth = app.session.progress.depth  # type: ignore[union-attr]
     cell = app.view.grid.cell
     app.root.geometry("900x950")
@@ -301,7 +304,7 @@ CLOSE_DURING_SEARCH = textwrap.dedent(
     """
     import sys, time
     from abgames.ai.player import AIPlayer
-    from abgames.ui.desktop.app import DesktopApp
+    from abgames.ui.desktop.app import VIEW_MENU_ENTRIES, DesktopApp
     from abgames.ui.desktop.controller import GameSettings
 
     class Stubborn(AIPlayer):
@@ -341,3 +344,258 @@ def test_closing_the_window_during_a_search_exits_at_once(display: str) -> None:
     assert process.returncode == 0, err
     assert "closing" in out
     assert time.monotonic() - started < 20
+
+
+# --- hardening (issue 9) ---------------------------------------------------------------
+def solver_factory(solver: SilentSolver) -> Callable[[str, str, int | None], SilentSolver]:
+    return lambda _game, _level, _seed: solver
+
+
+def test_the_solving_time_ticks_while_the_solver_says_nothing(make_app: AppMaker) -> None:
+    solver = SilentSolver()
+    app = make_app(
+        GameSettings("connect4", "human-ai", first=AI, level="perfect"),
+        player_factory=solver_factory(solver),
+    )
+    pump(app, lambda: app.search_text.get().startswith("solving… 0.3"))
+    pump(app, lambda: app.search_text.get().startswith("solving… 0.6"))  # the window's own timer
+    assert app.session.progress is None and app.session.match.state.ply == 0
+    solver.release.set()
+    pump(app, lambda: app.session.match.state.ply == 1)
+    assert app.search_text.get() == ""
+
+
+def test_a_real_perfect_fallback_says_not_solved(make_app: AppMaker) -> None:
+    # The solver does not handle 6x5: the perfect player searches heuristically.
+    app = make_app(
+        GameSettings("connect4", "human-ai", first=AI, level="perfect", width=6, height=5)
+    )
+    pump(app, lambda: app.session.progress is not None)
+    assert app.search_text.get().startswith("solving… depth ")
+    app.buttons["move_now"].invoke()
+    pump(app, lambda: app.session.match.state.ply == 1)
+    assert app.note_text.get().endswith(": not solved, best heuristic move.")
+    app.show_analysis.set(True)
+    app.refresh()
+    assert "not solved, best heuristic move" in app.analysis_text.get()
+
+
+def heat_at(app: DesktopApp, move: int) -> list[int]:
+    x, y = app.view.pixel_of(app.session.match.state, move)
+    near = app.canvas.find_overlapping(x - 1, y - 1, x + 1, y + 1)
+    return [item for item in near if TAG_HEAT in app.canvas.gettags(item)]
+
+
+def test_the_ai_view_is_labelled_and_kept_off_the_cells_played_since(make_app: AppMaker) -> None:
+    app = make_app(GameSettings("tictactoe", "human-ai", first=AI, level="hard"))
+    pump(app, lambda: ai_idle(app) and app.session.match.state.ply == 1)
+    app.show_analysis.set(True)
+    app.refresh()
+    state = app.session.match.state
+    ai_move = state.moves[0]
+    assert len(app.session.match.analyses[0].root_scores) == 9  # type: ignore[union-attr]
+    assert not heat_at(app, ai_move)  # nothing under the mark just played
+    assert len(items(app, TAG_HEAT)) == 2 * 8  # a cell and a score on each open cell
+    assert app.analysis_title.get().startswith(
+        f"X's view before its move {state.format_move(ai_move)}: its scores"
+    )
+    app.buttons["hint"].invoke()
+    pump(app, lambda: app.session.hint is not None)
+    assert app.analysis_title.get() == "Hint for O: O's score for each move now."
+    assert len(items(app, TAG_HEAT)) == 2 * 8 and not heat_at(app, ai_move)
+    texts = [i for i in items(app, TAG_HEAT) if str(app.canvas.type(i)) == "text"]
+    labels = {app.canvas.itemcget(i, "text") for i in texts}  # type: ignore[no-untyped-call]
+    # O's scores, marked as O's, and solved: no heuristic values.
+    assert labels and labels <= {"O: D", "O: L1", "O: L2", "O: L3", "O: L4"}, labels
+
+
+def test_gomoku_scores_are_not_drawn_under_stones(make_app: AppMaker) -> None:
+    app = make_app(GameSettings("gomoku", "human-ai", level="easy", size=9))
+    state = app.session.match.state
+    click_move(app, state.parse_move("e5"))
+    pump(app, lambda: ai_idle(app) and state.ply == 2)
+    app.show_analysis.set(True)
+    app.refresh()
+    assert items(app, TAG_HEAT)
+    for move in state.moves:
+        assert not heat_at(app, move)
+
+
+def labels_showing(app: DesktopApp, variable: object) -> list[tk.Widget]:
+    """The widgets of the window whose text is ``variable``."""
+    found = []
+    pending: list[tk.Misc] = [app.root]
+    while pending:
+        widget = pending.pop()
+        pending.extend(widget.winfo_children())
+        try:
+            if widget.cget("textvariable") == str(variable):
+                found.append(widget)
+        except tk.TclError:
+            continue
+    return found  # type: ignore[return-value]
+
+
+def test_a_long_status_never_runs_into_the_clocks(make_app: AppMaker) -> None:
+    app = make_app(GameSettings("gomoku", "human-human"))
+    [clocks] = labels_showing(app, app.clock_text)
+    [turn] = labels_showing(app, app.turn_text)
+    app.turn_text.set("Black to move (AI, classic): " + "thinking… " * 30)
+    app.root.update_idletasks()
+    assert clocks.winfo_width() >= clocks.winfo_reqwidth()  # the clocks are whole
+    assert turn.winfo_x() + turn.winfo_width() <= clocks.winfo_x()  # and not overlapped
+    assert app.root.winfo_width() == 640
+
+
+def test_the_window_keeps_its_width_from_game_to_game(display: str) -> None:
+    app = DesktopApp(GameSettings("tictactoe", "human-human"), screen=display)
+    try:
+        pump(app, lambda: app.canvas.winfo_width() > 100)
+        width = app.root.winfo_width()
+        for settings in (
+            GameSettings("gomoku", "human-ai", rule="renju"),
+            GameSettings("connect4", "ai-ai", level="easy"),
+            GameSettings("gomoku", "human-human", size=19),
+            GameSettings("tictactoe", "human-ai"),
+        ):
+            app.new_game(settings)
+            app.show_analysis.set(not app.show_analysis.get())
+            app.refresh()
+            settle(app, 0.05)
+            assert app.root.winfo_width() == width, settings
+    finally:
+        app.quit()
+
+
+def test_numbers_and_forbidden_are_offered_only_where_they_mean_something(
+    make_app: AppMaker,
+) -> None:
+    app = make_app(GameSettings("tictactoe", "human-human"))
+    offered = {
+        "tictactoe": set(),
+        "connect4": set(),
+        "gomoku": {"numbers"},
+        "renju": {"numbers", "forbidden"},
+    }
+    for game, expected in offered.items():
+        if game == "renju":
+            app.new_game(GameSettings("gomoku", "human-human", rule="renju"))
+        else:
+            app.new_game(GameSettings(game, "human-human"))
+        app.root.update()
+        shown = {name for name, toggle in app.toggles.items() if toggle.winfo_ismapped()}
+        assert shown == expected | {"analysis"}, game
+        for name in ("numbers", "forbidden"):
+            state = app.view_menu.entrycget(VIEW_MENU_ENTRIES[name], "state")
+            assert state == ("normal" if name in expected else "disabled"), (game, name)
+
+
+def cancel_file_dialog(app: DesktopApp) -> None:
+    """Press Cancel in Tk's own file dialog (or close it if there is no such button)."""
+    tcl = app.root.tk
+    pending = [".__tk_filedialog"]
+    while pending:
+        path = pending.pop()
+        pending.extend(str(child) for child in tcl.splitlist(tcl.call("winfo", "children", path)))
+        is_button = tcl.call("winfo", "class", path) in ("Button", "TButton")
+        if is_button and tcl.call(path, "cget", "-text") == "Cancel":
+            tcl.call(path, "invoke")
+            return
+    tcl.call("destroy", ".__tk_filedialog")
+
+
+def screen_box(app: DesktopApp, path: str) -> tuple[int, int, int, int]:
+    """Left, top, right and bottom of the window ``path`` on the screen."""
+    x, y, width, height = (
+        int(app.root.tk.call("winfo", what, path)) for what in ("rootx", "rooty", "width", "height")
+    )
+    return x, y, x + width, y + height
+
+
+def test_the_file_dialogs_leave_the_board_in_view(make_app: AppMaker) -> None:
+    app = make_app(GameSettings("gomoku", "human-human"))
+    state = app.session.match.state
+    for text in ("h8", "h9", "i8"):  # an early game: all in the middle of the board
+        click_move(app, state.parse_move(text))
+    seen: list[tuple[int, bool]] = []
+
+    def look_and_cancel() -> None:
+        try:
+            app.redraw()  # what the poll loop and a resize do while the dialog is open
+            app.root.update()
+            left, top, right, bottom = screen_box(app, ".__tk_filedialog")
+            c_left, c_top, c_right, c_bottom = screen_box(app, str(app.canvas))
+            apart = right <= c_left or left >= c_right or bottom <= c_top or top >= c_bottom
+            seen.append((len(items(app, "piece")), apart))
+        finally:
+            cancel_file_dialog(app)
+
+    for button in ("load", "save"):
+        app.root.after(400, look_and_cancel)
+        app.buttons[button].invoke()  # returns when the dialog is cancelled
+    assert seen == [(3, True), (3, True)]  # drawn, and not hidden by the dialog
+    assert len(items(app, "piece")) == 3 and app.note_text.get() == ""
+
+
+CORRUPT_SAVES = {
+    "bad JSON": '{"format": "abgames-game", "version": 1,',
+    "moves of the wrong type": (
+        '{"format": "abgames-game", "version": 1, "game": "connect4", "options": {},'
+        ' "moves": 5, "players": ["human", "ai"], "levels": [null, "easy"]}'
+    ),
+    "options of the wrong type": (
+        '{"format": "abgames-game", "version": 1, "game": "connect4",'
+        ' "options": {"width": "seven"}, "moves": [],'
+        ' "players": ["human", "ai"], "levels": [null, "easy"]}'
+    ),
+    "a list as a level": (
+        '{"format": "abgames-game", "version": 1, "game": "connect4", "options": {},'
+        ' "moves": [], "players": ["human", "ai"], "levels": [null, [1]]}'
+    ),
+    "a list as the game": (
+        '{"format": "abgames-game", "version": 1, "game": ["connect4"], "options": {},'
+        ' "moves": [], "players": ["human", "ai"], "levels": [null, "easy"]}'
+    ),
+    "deeply nested brackets": "[" * 200_000 + "]" * 200_000,
+    "an illegal move": (
+        '{"format": "abgames-game", "version": 1, "game": "connect4", "options": {},'
+        ' "moves": ["9"], "players": ["human", "ai"], "levels": [null, "easy"]}'
+    ),
+}
+
+
+def test_a_corrupt_save_file_is_explained_and_the_game_goes_on(
+    make_app: AppMaker, tmp_path: Path
+) -> None:
+    app = make_app(
+        GameSettings("tictactoe", "human-ai", level="easy"), player_factory=endless_factory
+    )
+    click_move(app, 4)
+    pump(app, lambda: app.session.progress is not None)  # the AI is thinking about its reply
+    generation = app.session.generation
+    paths = {"no such file": tmp_path / "missing.json", "a directory": tmp_path}
+    for name, text in CORRUPT_SAVES.items():
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(text)
+    for name, path in paths.items():
+        assert not app.load_from(str(path)), name
+        note = app.note_text.get()
+        assert note.startswith("Not loaded: ") and note.endswith("The game goes on."), note
+        assert "\n" not in note, note
+        assert app.session.match.game == "tictactoe" and app.session.match.state.moves == [4]
+        assert app.session.thinking and app.session.generation == generation, name
+
+
+def test_gui_with_a_missing_save_file_says_so_and_exits(display: str, tmp_path: Path) -> None:
+    missing = tmp_path / "missing.json"
+    completed = subprocess.run(
+        [sys.executable, "-m", "abgames", "gui", "--load", str(missing)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DISPLAY": display},
+        cwd=REPO,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert completed.stderr == f"abgames gui: there is no file {missing}\n"

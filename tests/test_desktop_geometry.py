@@ -8,6 +8,7 @@ from abgames.search.score import WIN
 from abgames.ui.desktop.geometry import (
     Grid,
     blend,
+    cell_score,
     fit_grid,
     heat_fraction,
     round_half_up,
@@ -102,8 +103,16 @@ def test_scores_and_heat_colours() -> None:
     assert short_score(-(WIN - 2)) == "L1"
     assert short_score(0) == "0"
     assert short_score(42) == "+42"
+    assert short_score(1393) == "+1.4k"
     assert short_score(-25_000) == "-25k"
     assert heat_fraction(5, 0, 10) == 0.5
     assert heat_fraction(3, 3, 3) == 1.0
     assert blend((0, 0, 0), (255, 255, 255), 0.0) == "#000000"
     assert blend((0, 0, 0), (255, 255, 255), 1.0) == "#ffffff"
+
+
+def test_cell_scores_mark_bounds_and_proven_draws() -> None:
+    assert cell_score(3, bound=True) == "≤+3"
+    assert cell_score(0, solved=True) == "D"
+    assert cell_score(0) == "0"  # a heuristic even, not a proof
+    assert cell_score(-(WIN - 2), solved=True) == "L1"

@@ -4,15 +4,26 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
 from abgames.ai.player import AIPlayer
+from abgames.games import GameState
 from abgames.match import AI, HUMAN
+from abgames.search.result import SearchResult
 from abgames.ui import desktop
-from abgames.ui.desktop.controller import Clocks, GameSession, GameSettings, settings_of
-from desktop_support import EndlessPlayer, endless_factory
+from abgames.ui.desktop.app import analysis_caption, analysis_details
+from abgames.ui.desktop.controller import (
+    NOT_SOLVED,
+    Clocks,
+    GameSession,
+    GameSettings,
+    settings_of,
+)
+from desktop_support import EndlessPlayer, SilentSolver, endless_factory
 
 WAIT_S = 10.0
 
@@ -135,6 +146,125 @@ def test_hint_is_for_the_current_position_only() -> None:
     assert analysis is not None and analysis.is_hint
     assert session.click(0 if session.hint.move != 0 else 1)  # type: ignore[union-attr]
     assert session.hint is None and session.analysis(include_last_ai=False) is None
+
+
+def test_a_silent_solver_shows_solving_and_the_time_it_has_taken() -> None:
+    clock = FakeClock()
+    solver = SilentSolver()
+    session = GameSession(
+        GameSettings("connect4", "human-ai", first=AI, level="perfect"),
+        player_factory=lambda _game, _level, _seed: solver,
+        now=clock,
+    )
+    assert session.thinking and session.progress is None
+    assert session.search_text() == "solving… 0.0 s"
+    clock.now += 2.5
+    session.poll()
+    assert session.search_text() == "solving… 2.5 s"
+    assert session.turn_text() == "Red to move (AI, perfect)"
+    solver.release.set()
+    wait(session, lambda: session.match.state.ply == 1)
+    assert session.search_text() == ""
+    assert session.note == ""  # solved: nothing to excuse
+
+
+def test_progress_names_depth_nodes_time_and_best_move() -> None:
+    clock = FakeClock()
+    session = GameSession(
+        GameSettings("connect4", "human-ai", first=AI, level="hard"),
+        player_factory=endless_factory,
+        now=clock,
+    )
+    assert session.search_text() == "thinking… 0.0 s"  # before the first depth
+    wait(session, lambda: session.progress is not None and session.progress.depth >= 2)
+    clock.now += 1.25
+    depth = session.progress.depth  # type: ignore[union-attr]
+    nodes = f"{session.progress.nodes:,}"  # type: ignore[union-attr]
+    assert session.search_text() == f"thinking… depth {depth}, {nodes} nodes, 1.2 s, best 7"
+    session.shutdown()
+
+
+def test_a_perfect_move_that_was_not_solved_says_so_with_the_whole_wait() -> None:
+    clock = FakeClock()
+    solver = SilentSolver(solved=False)
+    session = GameSession(
+        GameSettings("connect4", "human-ai", first=AI, level="perfect"),
+        player_factory=lambda _game, _level, _seed: solver,
+        now=clock,
+    )
+    clock.now += 6.6
+    solver.release.set()
+    wait(session, lambda: session.match.state.ply == 1)
+    assert session.note == f"Red played 7 after 6.6 s: {NOT_SOLVED}."
+    analysis = session.analysis()
+    assert analysis is not None and analysis.fell_back
+    assert NOT_SOLVED in analysis_details(analysis)
+    assert analysis_caption(analysis).startswith("Red's view before its move 7")
+
+
+def test_a_hint_at_perfect_that_was_not_solved_says_so() -> None:
+    solver = SilentSolver(solved=False)
+    session = GameSession(
+        GameSettings("tictactoe", "human-human"),
+        player_factory=lambda _game, _level, _seed: solver,
+    )
+    assert session.request_hint()
+    solver.release.set()
+    wait(session, lambda: session.hint is not None)
+    assert session.note == f"Hint: c3 ({NOT_SOLVED})."
+    analysis = session.analysis()
+    assert analysis is not None and analysis.is_hint
+    assert analysis_caption(analysis) == "Hint for X: X's score for each move now."
+
+
+class SharedEngine(AIPlayer):
+    """One engine for every search, like the real ones: it clears its stop flag when a
+    search starts and looks at it only between slices of work. It records how many
+    searches ran at once, and ends by itself at ``FINAL_DEPTH``."""
+
+    FINAL_DEPTH = 4
+
+    def __init__(self, level: str) -> None:
+        self.level = level
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self.active = 0
+        self.most_active = 0
+
+    def think(self, state: GameState) -> Iterator[SearchResult]:
+        self._stop.clear()
+        with self._lock:
+            self.active += 1
+            self.most_active = max(self.most_active, self.active)
+        try:
+            moves = state.legal_moves()
+            for depth in range(1, self.FINAL_DEPTH + 1):
+                time.sleep(0.05)  # a slice of work between looks at the flag
+                yield SearchResult(move=moves[0], score=0, depth=depth, nodes=depth, elapsed=0.0)
+                if self._stop.is_set():
+                    return
+        finally:
+            with self._lock:
+                self.active -= 1
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def test_a_new_search_waits_for_the_stopped_one_on_the_same_engine() -> None:
+    engine = SharedEngine("perfect")  # the hint's level is the AI's level: one engine
+    session = GameSession(
+        GameSettings("tictactoe", "human-ai", level="perfect"),
+        player_factory=lambda _game, _level, _seed: engine,
+    )
+    assert session.request_hint()
+    wait(session, lambda: session.progress is not None)
+    assert session.click(4)  # stops the hint; the AI's own search starts
+    assert session.thinking
+    wait(session, lambda: session.match.state.ply == 2)
+    assert engine.most_active == 1  # never two searches on one engine
+    reply = session.match.analyses[1]
+    assert reply is not None and reply.depth == SharedEngine.FINAL_DEPTH  # not cut short
 
 
 def test_settings_are_checked_and_recovered_from_a_loaded_match() -> None:

@@ -356,3 +356,44 @@ def test_think_within_keeps_to_its_budget() -> None:
         assert time.perf_counter() - start < 1.0  # 0.3 s and the work around the kernels
         assert results and results[-1].move is not None
         assert state.why_illegal(results[-1].move) is None
+
+
+#: After black's h8, the four points two steps away diagonally are one symmetry class.
+DIAGONAL_TWO = {"f6", "f10", "j6", "j10"}
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "max"])
+def test_the_seed_varies_the_engine_choice_among_equally_good_moves(level: str) -> None:
+    from abgames.ai.gomoku.player import LEVEL_SETTINGS
+
+    settings, _ = LEVEL_SETTINGS[level]
+    state = Gomoku.from_notation("h8")
+
+    def choice(seed: int | None) -> str:
+        result = list(GomokuEngine(settings, seed).search(state, Limit(depth=4)))[-1]
+        assert result.move is not None
+        return state.format_move(result.move)
+
+    plain = choice(None)
+    assert choice(None) == plain  # deterministic without a seed
+    seeded = [choice(seed) for seed in range(8)]
+    assert seeded == [choice(seed) for seed in range(8)]  # reproducible with one
+    assert plain in DIAGONAL_TWO and set(seeded) <= DIAGONAL_TWO
+    assert len(set(seeded)) >= 2
+
+
+def test_the_seed_reaches_the_classic_and_easy_players() -> None:
+    state = Gomoku.from_notation("h8")
+
+    def classic_choice(seed: int) -> str:
+        move = make_player("gomoku", "classic", seed).choose(state).move
+        assert move is not None
+        return state.format_move(move)
+
+    classic = {classic_choice(seed) for seed in range(6)}
+    assert classic <= DIAGONAL_TWO and len(classic) >= 2
+    # easy searches one ply without exact root scores: ties are checked before the draw.
+    plain = make_player("gomoku", "easy").choose(state)
+    seeded = [make_player("gomoku", "easy", seed).choose(state) for seed in range(6)]
+    assert len({result.move for result in seeded}) >= 2
+    assert {result.score for result in seeded} == {plain.score}

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import stat
+import sys
+import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from abgames.games import ConnectFour, Gomoku, IllegalMoveError, TicTacToe
 from abgames.match import AI, HUMAN, Match, SaveFileError, Seat, seats_for
@@ -108,6 +115,78 @@ def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
 
+def temporaries(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_a_failed_save_leaves_no_temporary_file(tmp_path: Path) -> None:
+    (tmp_path / "game.json").mkdir()  # the rename over a folder fails
+    match = Match(TicTacToe(), seats_for("human-human", HUMAN, "hard"))
+    with pytest.raises(SaveFileError, match="cannot save"):
+        match.save(tmp_path / "game.json")
+    assert temporaries(tmp_path) == []
+
+
+def test_save_removes_stale_temporaries_of_its_own_name_only(tmp_path: Path) -> None:
+    stale = tmp_path / ".game.json.0123456789abcdef.tmp"  # a save killed an hour ago
+    fresh = tmp_path / ".game.json.fedcba9876543210.tmp"  # a save running now
+    other = tmp_path / ".notes.json.0123456789abcdef.tmp"
+    unlike = tmp_path / ".game.json.mine.tmp"
+    for path in (stale, fresh, other, unlike):
+        path.write_text("{")
+    hour_ago = time.time() - 3600
+    for path in (stale, other, unlike):
+        os.utime(path, (hour_ago, hour_ago))
+    Match(TicTacToe(), seats_for("human-human", HUMAN, "hard")).save(tmp_path / "game.json")
+    assert temporaries(tmp_path) == sorted(p.name for p in (fresh, other, unlike))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_save_keeps_the_mode_of_the_file_it_replaces(tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    target.write_text("old")
+    target.chmod(0o640)
+    match = Match(TicTacToe(), seats_for("human-human", HUMAN, "hard"))
+    match.save(target)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    fresh = tmp_path / "new.json"
+    umask = os.umask(0o022)
+    try:
+        match.save(fresh)
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o644  # as open() would make it
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+def test_save_writes_through_a_symbolic_link(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    real = tmp_path / "real" / "game.json"
+    real.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    Match(TicTacToe.from_notation("b2"), seats_for("human-human", HUMAN, "hard")).save(link)
+    assert link.is_symlink()
+    assert json.loads(real.read_text())["moves"] == ["b2"]
+    assert temporaries(tmp_path) == [] and temporaries(tmp_path / "real") == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX directory sync")
+def test_save_syncs_the_folder_after_the_rename(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(descriptor: int) -> None:
+        synced.append("folder" if stat.S_ISDIR(os.fstat(descriptor).st_mode) else "file")
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    Match(TicTacToe(), seats_for("human-human", HUMAN, "hard")).save(tmp_path / "game.json")
+    assert synced == ["file", "folder"]
+
+
 def test_save_to_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     match = Match(TicTacToe(), seats_for("human-human", HUMAN, "hard"))
     with pytest.raises(SaveFileError, match="cannot save"):
@@ -126,7 +205,7 @@ def test_save_to_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
         ),
         (
             '{"format": "abgames-game", "version": 1, "game": "chess", "moves": []}',
-            "unknown game",
+            'game in the save file: "chess" is not one of tictactoe, connect4, gomoku',
         ),
         (
             '{"format": "abgames-game", "version": 1, "game": "tictactoe", "options": {},'
@@ -141,17 +220,17 @@ def test_save_to_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
         (
             '{"format": "abgames-game", "version": 1, "game": "gomoku", "options": {"size": 99},'
             ' "moves": [], "players": ["human", "human"], "levels": [null, null]}',
-            "bad settings",
+            "options in the save file: a Gomoku board is 5..22 points wide, not 99",
         ),
         (
             '{"format": "abgames-game", "version": 1, "game": "tictactoe", "options": {},'
             ' "moves": [], "players": ["human", "robot"], "levels": [null, null]}',
-            "bad settings",
+            "players.1. in the save file must be 'human' or 'ai', not .robot.",
         ),
         (
             '{"format": "abgames-game", "version": 1, "game": "tictactoe", "options": {},'
             ' "moves": [], "players": ["human", "ai"], "levels": [null, "godlike"]}',
-            "bad players",
+            'levels.1. in the save file: "godlike" is not a level of tictactoe',
         ),
     ],
 )
@@ -160,6 +239,83 @@ def test_broken_save_files_are_refused_clearly(tmp_path: Path, contents: str, me
     path.write_text(contents)
     with pytest.raises(SaveFileError, match=message):
         Match.load(path)
+
+
+def saved(**fields: object) -> str:
+    """A valid save file's JSON text with some fields replaced."""
+    record: dict[str, object] = {
+        "format": "abgames-game",
+        "version": 1,
+        "game": "connect4",
+        "options": {},
+        "moves": ["4"],
+        "players": ["human", "ai"],
+        "levels": [None, "easy"],
+    }
+    record.update(fields)
+    return json.dumps(record)
+
+
+@pytest.mark.parametrize(
+    ("contents", "message"),
+    [
+        # Each of these raised TypeError, RecursionError or ValueError, or showed internals.
+        (saved(levels=[None, [1]]), r"levels\[1\] in the save file: \[1\] is not a level"),
+        (saved(game=["connect4"]), r'game in the save file: \["connect4"\] is not one of'),
+        ("[" * 200_000 + "]" * 200_000, "not a saved game .nested too deeply."),
+        (
+            saved().replace('"version": 1', '"version": ' + "9" * 5000),
+            "not a saved game .a number in it is too long.",
+        ),
+        (saved(version=True), "version true is not supported"),
+        (saved(options={"colour": "red"}), r"options.colour in the save file: connect4 has no"),
+        (
+            saved(options={"width": "7"}),
+            'options.width in the save file must be a whole number, not "7"',
+        ),
+        (saved(options={"width": True}), "options.width .* must be a whole number, not true"),
+        (
+            saved(game="gomoku", options={"rule": 3}, moves=[], levels=[None, "easy"]),
+            "options.rule in the save file must be a string, not 3",
+        ),
+        (saved(moves=["4", 4]), "move 2 in the save file is not a string: 4"),
+        (saved(moves="44"), 'moves in the save file: "44" is not a list'),
+        (saved(players=["human"]), "players in the save file must be a list of two seats"),
+        (saved(players=[{}, "ai"]), r"players\[0\] in the save file must be"),
+        (saved(levels=[None, None]), r"levels\[1\] in the save file: an AI seat needs a level"),
+        (saved(levels={"a": 1}), "levels in the save file must be a list of two levels"),
+        (saved(moves=["x" * 100_000]), r"move 1 \('x{37}\.\.\.'\)"),
+    ],
+)
+def test_corrupt_save_files_name_the_bad_field(tmp_path: Path, contents: str, message: str) -> None:
+    path = tmp_path / "corrupt.json"
+    path.write_text(contents)
+    with pytest.raises(SaveFileError, match=message):
+        Match.load(path)
+
+
+def test_huge_save_files_are_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    path.write_text(saved(padding=" " * 1_000_000))
+    with pytest.raises(SaveFileError, match="over 1,000,000 bytes"):
+        Match.load(path)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    field=st.sampled_from(["format", "version", "game", "options", "moves", "players", "levels"]),
+    value=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+        max_leaves=6,
+    ),
+)
+def test_load_raises_only_save_file_errors(field: str, value: object) -> None:
+    # from_record is what load runs after parsing; any field of any JSON type.
+    record = json.loads(saved())
+    record[field] = value
+    with contextlib.suppress(SaveFileError):
+        Match.from_record(record)
 
 
 def test_missing_and_binary_files(tmp_path: Path) -> None:

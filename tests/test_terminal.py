@@ -177,12 +177,15 @@ def test_corrupt_and_foreign_files_keep_the_current_game(tmp_path: Path) -> None
     corrupt.write_text('{"format": "abgames-game", "vers')
     foreign = tmp_path / "foreign.json"
     foreign.write_text(json.dumps({"name": "something else"}))
-    script = f"b2\nload {corrupt}\nload {foreign}\nb2\nquit\n"
+    listed = tmp_path / "listed.json"  # crashed the terminal: a list is not hashable
+    listed.write_text(json.dumps({"format": "abgames-game", "version": 1, "game": ["connect4"]}))
+    script = f"b2\nload {corrupt}\nload {foreign}\nload {listed}\nb2\nquit\n"
     result = run_abgames(["play", "tictactoe", "--mode", "human-human"], script)
     assert_clean(result)
     out = result.stdout
     assert "is not a saved game (bad JSON" in out and "the current game goes on." in out
     assert "this is not an abgames save file; the current game goes on." in out
+    assert 'game in the save file: ["connect4"] is not one of' in out
     assert "b2 is already taken." in out  # the game was kept
 
 
@@ -248,3 +251,107 @@ def test_forbidden_outside_renju() -> None:
     result = run_abgames(["play", "gomoku", "--mode", "human-human"], "forbidden\nquit\n")
     assert_clean(result)
     assert "Only Renju forbids points; this game is freestyle." in result.stdout
+
+
+HUGE_NUMBER = "9" * 5000
+
+
+def test_digit_like_characters_and_huge_numbers_are_refused_in_every_notation() -> None:
+    # Only ASCII digits name a move: "²" made int() raise, "١" (Arabic-Indic one) was read.
+    lines = ["²", "١", "٤", HUGE_NUMBER, "quit"]
+    for game in ("tictactoe", "connect4"):
+        result = run_abgames(["play", game, "--mode", "human-human"], "\n".join(lines) + "\n")
+        assert_clean(result)
+        noun = "cell" if game == "tictactoe" else "column"
+        assert f"'²' is not a {noun}" in result.stdout
+        assert f"'١' is not a {noun}" in result.stdout
+        assert HUGE_NUMBER[:100] not in result.stdout  # cut, not echoed whole
+    gomoku = run_abgames(
+        ["play", "gomoku", "--mode", "human-human"],
+        f"{HUGE_NUMBER},1\n1,{HUGE_NUMBER}\n٤,4\nh８\nh8\nquit\n",
+    )
+    assert_clean(gomoku)
+    assert gomoku.stdout.count("is off the 15x15 board.") == 2
+    assert "'٤,4' is not a point" in gomoku.stdout
+    assert "'h８' is not a point" in gomoku.stdout
+    assert "Move 2: White (human) to move." in gomoku.stdout  # h8 was played
+
+
+def test_menu_refuses_digit_like_characters_and_huge_numbers() -> None:
+    result = run_abgames([], f"²\n{HUGE_NUMBER}\n３\n1\n2\nquit\n")
+    assert_clean(result)
+    assert result.stdout.count("Please choose one of") == 3
+    assert "Move 1: X (human) to move." in result.stdout
+    size = run_abgames([], f"3\n2\nfreestyle\n{HUGE_NUMBER}\n²\n9\nquit\n")
+    assert_clean(size)
+    assert size.stdout.count("Please type a whole number from 5 to 22") == 2
+    assert "a b c d e f g h i" in size.stdout
+
+
+def test_lines_that_are_not_utf8_are_reported_and_skipped() -> None:
+    # Under a strict UTF-8 locale the byte 0xff raised UnicodeDecodeError.
+    result = subprocess.run(
+        [sys.executable, "-m", "abgames", "play", "tictactoe", "--mode", "human-human"],
+        input=b"\xff\nb\xe92\nb2\nquit\n",
+        capture_output=True,
+        timeout=300,
+        env={**ENV, "PYTHONIOENCODING": "utf-8:strict"},
+    )
+    out, err = result.stdout.decode(), result.stderr.decode()
+    assert "Traceback" not in out + err and result.returncode == 0, err
+    assert "Input line 1 is not utf-8 text; it was skipped." in out
+    assert "Input line 2 is not utf-8 text; it was skipped." in out
+    assert "Move 2: O (human) to move." in out  # b2 on line 3 was played
+
+
+def test_why_after_a_solved_search_lists_solved_scores_only() -> None:
+    # a1 b2 c1 b1 a2: the AI's b3 wins at once; the search stopped there, so the other
+    # moves' scores were evaluations ("a3 +10, c3 +1, c2 draw"), shown as if solved.
+    result = run_abgames(["play", "tictactoe", "--level", "perfect"], "a1\nc1\na2\nwhy\nquit\n")
+    assert_clean(result)
+    assert "O (AI) plays b3" in result.stdout
+    candidates = next(
+        line for line in result.stdout.splitlines() if line.startswith("Best candidates")
+    )
+    assert candidates == (
+        "Best candidates: b3 wins in 1 move (3 other moves were not searched to the end)"
+    )
+
+
+def test_undo_takes_a_number_of_turns_and_commands_refuse_extra_words() -> None:
+    script = "a1\nb1\na2\nb2\nundo undo\nundo 2\nundo 5\nundo\nhelp me\nquit now\nb2\nquit\n"
+    result = run_abgames(["play", "tictactoe", "--mode", "human-human"], script)
+    assert_clean(result)
+    out = result.stdout
+    assert "undo takes a number of turns, like undo 2, not 'undo'." in out
+    assert "Took back a2 b2." in out and "Took back a1 b1." in out
+    assert "there is no move to take back." in out
+    assert "help takes nothing after it ('me'): type help alone." in out
+    assert "quit takes nothing after it ('now'): type quit alone." in out
+    assert "Move 2: O (human) to move." in out.split("quit takes nothing")[1]  # b2 played
+
+
+def test_a_huge_bad_line_is_echoed_cut_short() -> None:
+    line = "z" * 100_000
+    for game in ("tictactoe", "connect4", "gomoku"):
+        script = f"{line}\nload {line}\nsave {line}\nquit\n"
+        result = run_abgames(["play", game, "--mode", "human-human"], script)
+        assert_clean(result)
+        assert "z" * 37 + "..." in result.stdout
+        assert "File name too long" in result.stdout
+        assert max(len(out_line) for out_line in result.stdout.splitlines()) < 300
+
+
+def test_gui_asked_for_without_a_display_says_why() -> None:
+    env = {k: v for k, v in ENV.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    result = subprocess.run(
+        [sys.executable, "-m", "abgames"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**env, "ABGAMES_UI": "gui"},
+    )
+    assert_clean(result)
+    assert "ABGAMES_UI=gui, but" in result.stderr and "using the terminal" in result.stderr
+    assert "Game?" in result.stdout

@@ -232,6 +232,24 @@ def test_top_levels_cannot_be_beaten(level: str) -> None:
 
 
 def test_easy_misses_a_block_that_perfect_makes() -> None:
-    state = TicTacToe.from_notation("a1 b2 b1")  # X threatens c1
-    assert make_player("perfect").choose(state).move == state.parse_move("c1")
-    assert make_player("easy").choose(state).depth == 1
+    state = TicTacToe.from_notation("a1 b1 a2")  # X threatens a3
+    assert make_player("perfect").choose(state).move == state.parse_move("a3")
+    easy = make_player("easy").choose(state)
+    assert easy.depth == 1
+    assert easy.move == state.parse_move("b2")  # the centre's open lines look better
+    state.play(easy.move)
+    state.play(state.parse_move("a3"))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == 0  # and X wins at once
+
+
+def test_render_puts_each_column_letter_above_its_cells() -> None:
+    lines = TicTacToe.from_notation("a1 b2 c3").render(last_move=False).splitlines()
+    header, rows = lines[0], lines[1:]
+    for letter in "abc":
+        assert {row[header.index(letter)] for row in rows} <= {"X", "O", "."}, letter
+    assert [row[header.index(letter)] for row, letter in zip(rows, "abc", strict=True)] == [
+        "X",
+        "O",
+        "X",
+    ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 
@@ -15,6 +17,7 @@ COMMAND_MODULES = (
     "abgames.commands.experiment",
     "abgames.commands.connect4",
     "abgames.commands.gui",
+    "abgames.commands.web",
     "abgames.commands.warmup",
     "abgames.commands.pbrain",
     "abgames.commands.arena",
@@ -36,6 +39,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def gui_refused_reason() -> str | None:
+    """Why the window asked for with ``ABGAMES_UI=gui`` cannot open, or ``None``."""
+    if os.environ.get("ABGAMES_UI", "").strip().lower() != "gui":
+        return None
+    from abgames.ui.desktop import display_available
+
+    if display_available():
+        return None
+    if importlib.util.find_spec("tkinter") is None:
+        return "this Python has no tkinter (on Debian or Ubuntu: apt install python3-tk)"
+    return "there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -44,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if run is None:
             from abgames.ui.desktop import run_if_possible
 
+            reason = gui_refused_reason()
+            if reason:
+                print(f"abgames: ABGAMES_UI=gui, but {reason}; using the terminal", file=sys.stderr)
             opened = run_if_possible()
             if opened is not None:
                 return opened

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import re
+import secrets
+import stat
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +22,7 @@ from typing import Any
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS, make_player
 from abgames.ai.player import AIPlayer
 from abgames.games import GAMES, GameState, IllegalMoveError, Move, NotationError
+from abgames.games.numbers import clip
 from abgames.search.result import SearchResult
 
 HUMAN = "human"
@@ -247,74 +251,269 @@ class Match:
 
     @classmethod
     def from_record(cls, record: object, *, seed: int | None = None) -> Match:
-        """Rebuild a match from ``to_record()`` output; ``SaveFileError`` if it is not one."""
-        if not isinstance(record, dict) or record.get("format") != SAVE_FORMAT:
-            raise SaveFileError("this is not an abgames save file")
-        if record.get("version") != SAVE_VERSION:
-            raise SaveFileError(f"save file version {record.get('version')!r} is not supported")
-        game = record.get("game")
-        if game not in GAMES:
-            raise SaveFileError(f"unknown game {game!r} in the save file")
-        options = record.get("options", {})
-        moves = record.get("moves")
-        players = record.get("players")
-        levels = record.get("levels", [None, None])
-        if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
-            raise SaveFileError("the save file's options are not a dictionary")
-        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-            raise SaveFileError("the save file's moves are not a list of moves")
-        if not (isinstance(players, list) and len(players) == 2):
-            raise SaveFileError("the save file must name two players")
-        if not (isinstance(levels, list) and len(levels) == 2):
-            raise SaveFileError("the save file must name two levels")
+        """Rebuild a match from ``to_record()`` output; ``SaveFileError`` if it is not one.
+
+        The record is checked against docs/save-format.md field by field, and the
+        error names the first bad field; no other exception escapes.
+        """
+        saved = _checked_record(record)
         try:
-            state = new_state(str(game), **options)
-            seats = (Seat(players[0], levels[0]), Seat(players[1], levels[1]))
-        except (TypeError, ValueError) as error:
-            raise SaveFileError(f"bad settings in the save file: {error}") from None
-        for number, text in enumerate(moves, start=1):
+            state = new_state(saved.game, **saved.options)
+        except ValueError as error:
+            raise SaveFileError(f"options in the save file: {error}") from None
+        for number, text in enumerate(saved.moves, start=1):
             try:
                 state.play(state.parse_move(text))
             except (IllegalMoveError, NotationError) as error:
-                raise SaveFileError(f"move {number} ({text!r}) in the save file: {error}") from None
+                raise SaveFileError(
+                    f"move {number} ({clip(text)!r}) in the save file: {error}"
+                ) from None
         try:
-            return cls(state, seats, seed=seed)
+            return cls(state, saved.seats, seed=seed)
         except ValueError as error:
             raise SaveFileError(f"bad players in the save file: {error}") from None
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the game as JSON, atomically: the file is whole or untouched."""
+        """Write the game as JSON, atomically: the file is whole or untouched.
+
+        The text goes to a temporary file in the target's folder, which is then
+        renamed over the target and the folder synced. A symbolic link is written
+        through (its target is replaced, the link stays); an existing file keeps its
+        permissions, a new one gets the usual ones (0666 less the umask). A failed
+        save removes its temporary file, and leftovers of saves that were killed
+        are removed by the next save to the same name. ``SaveFileError`` on failure.
+        """
         target = Path(path)
         text = json.dumps(self.to_record(), indent=2) + "\n"
-        directory = target.parent if str(target.parent) else Path(".")
         try:
-            with tempfile.NamedTemporaryFile(
-                "w", dir=directory, prefix=f".{target.name}.", suffix=".tmp", delete=False
-            ) as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-                temporary = Path(handle.name)
-            os.replace(temporary, target)
+            _write_atomically(Path(os.path.realpath(target)), text.encode("utf-8"))
         except OSError as error:
-            raise SaveFileError(f"cannot save to {target}: {error.strerror or error}") from None
+            raise SaveFileError(
+                f"cannot save to {_shown_path(target)}: {error.strerror or error}"
+            ) from None
         return target
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, seed: int | None = None) -> Match:
-        """Read a saved game; ``SaveFileError`` with a clear reason if it cannot be used."""
+        """Read a saved game; ``SaveFileError`` with a clear reason if it cannot be used.
+
+        ``SaveFileError`` is the only exception it raises for any file content; a
+        file over ``MAX_SAVE_BYTES`` is refused unread.
+        """
         source = Path(path)
+        shown = _shown_path(source)
         try:
-            text = source.read_text(encoding="utf-8")
+            with open(source, "rb") as handle:
+                data = handle.read(MAX_SAVE_BYTES + 1)
         except FileNotFoundError:
-            raise SaveFileError(f"there is no file {source}") from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise SaveFileError(f"cannot read {source}: {error}") from None
+            raise SaveFileError(f"there is no file {shown}") from None
+        except OSError as error:
+            raise SaveFileError(f"cannot read {shown}: {error.strerror or error}") from None
+        except ValueError as error:  # a NUL in the name
+            raise SaveFileError(f"cannot read {shown}: {error}") from None
+        if len(data) > MAX_SAVE_BYTES:
+            raise SaveFileError(
+                f"{shown} is not a saved game (over {MAX_SAVE_BYTES:,} bytes; "
+                "a saved game is a few kilobytes)"
+            )
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise SaveFileError(f"cannot read {shown}: {error}") from None
         try:
             record = json.loads(text)
         except json.JSONDecodeError as error:
-            raise SaveFileError(f"{source} is not a saved game (bad JSON: {error.msg})") from None
+            raise SaveFileError(f"{shown} is not a saved game (bad JSON: {error.msg})") from None
+        except RecursionError:
+            raise SaveFileError(f"{shown} is not a saved game (nested too deeply)") from None
+        except ValueError:  # int() refuses more than 4300 digits
+            raise SaveFileError(
+                f"{shown} is not a saved game (a number in it is too long)"
+            ) from None
         return cls.from_record(record, seed=seed)
+
+
+# --- save files ----------------------------------------------------------------------
+#: The largest save file ``load`` reads: the longest game (22x22 Gomoku) takes ~6 KB.
+MAX_SAVE_BYTES = 1_000_000
+#: How much of a file name an error message repeats.
+PATH_ECHO_LIMIT = 200
+#: The options each game's save file may hold, with their JSON types.
+SAVED_OPTIONS: dict[str, dict[str, type]] = {
+    "tictactoe": {},
+    "connect4": {"width": int, "height": int},
+    "gomoku": {"size": int, "rule": str},
+}
+#: Temporary files older than this (seconds) are leftovers of a killed save.
+STALE_TEMPORARY_AGE = 60.0
+_TYPE_WORDS = {int: "a whole number", str: "a string"}
+
+
+@dataclass(frozen=True)
+class _SavedGame:
+    """A save file's contents, each field checked for type and range."""
+
+    game: str
+    options: dict[str, object]
+    moves: list[str]
+    seats: tuple[Seat, Seat]
+
+
+def _shown(value: object) -> str:
+    """A JSON value as an error message shows it: its JSON text, cut short."""
+    try:
+        return clip(json.dumps(value))
+    except (ValueError, RecursionError):
+        return "an unreadable value"
+
+
+def _shown_path(path: Path) -> str:
+    """A file name as an error message shows it: cut short if it is absurdly long."""
+    return clip(str(path), PATH_ECHO_LIMIT)
+
+
+def _is_type(value: object, kind: type) -> bool:
+    """``isinstance`` where a JSON ``true`` is not a whole number."""
+    return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+
+
+def _checked_record(record: object) -> _SavedGame:
+    """The fields of a save-file record, or ``SaveFileError`` naming the first bad one."""
+    if not isinstance(record, dict) or record.get("format") != SAVE_FORMAT:
+        raise SaveFileError("this is not an abgames save file")
+    version = record.get("version")
+    if not _is_type(version, int) or version != SAVE_VERSION:
+        raise SaveFileError(f"save file version {_shown(version)} is not supported")
+    game = record.get("game")
+    if not isinstance(game, str) or game not in GAMES:
+        raise SaveFileError(
+            f"game in the save file: {_shown(game)} is not one of {', '.join(GAMES)}"
+        )
+    options = record.get("options", {})
+    if not isinstance(options, dict):
+        raise SaveFileError(f"options in the save file: {_shown(options)} is not an object")
+    allowed = SAVED_OPTIONS[game]
+    for name, value in options.items():
+        kind = allowed.get(name)
+        if kind is None:
+            takes = ", ".join(allowed) or "none"
+            raise SaveFileError(
+                f"options.{clip(name)} in the save file: {game} has no such option "
+                f"(it takes: {takes})"
+            )
+        if not _is_type(value, kind):
+            raise SaveFileError(
+                f"options.{name} in the save file must be {_TYPE_WORDS[kind]}, not {_shown(value)}"
+            )
+    moves = record.get("moves")
+    if not isinstance(moves, list):
+        raise SaveFileError(f"moves in the save file: {_shown(moves)} is not a list")
+    for number, move in enumerate(moves, start=1):
+        if not isinstance(move, str):
+            raise SaveFileError(f"move {number} in the save file is not a string: {_shown(move)}")
+    players = record.get("players")
+    if not (isinstance(players, list) and len(players) == 2):
+        raise SaveFileError(
+            f"players in the save file must be a list of two seats, not {_shown(players)}"
+        )
+    levels = record.get("levels", [None, None])
+    if not (isinstance(levels, list) and len(levels) == 2):
+        raise SaveFileError(
+            f"levels in the save file must be a list of two levels, not {_shown(levels)}"
+        )
+    seats = tuple(_checked_seat(index, players[index], levels[index], game) for index in (0, 1))
+    return _SavedGame(game, dict(options), list(moves), (seats[0], seats[1]))
+
+
+def _checked_seat(index: int, kind: object, level: object, game: str) -> Seat:
+    if kind not in (HUMAN, AI) or not isinstance(kind, str):
+        raise SaveFileError(
+            f"players[{index}] in the save file must be {HUMAN!r} or {AI!r}, not {_shown(kind)}"
+        )
+    if level is None and kind == AI:
+        raise SaveFileError(f"levels[{index}] in the save file: an AI seat needs a level")
+    if level is not None and (not isinstance(level, str) or level not in LEVELS[game]):
+        raise SaveFileError(
+            f"levels[{index}] in the save file: {_shown(level)} is not a level of {game} "
+            f"({', '.join(LEVELS[game])})"
+        )
+    return Seat(kind, level if kind == AI else None)
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    """Replace ``target`` (no link) by a file holding ``data``; see ``Match.save``."""
+    directory = target.parent
+    _remove_stale_temporaries(directory, target.name)
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = None
+    temporary, descriptor = _create_temporary(directory, target.name)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            if mode is not None:
+                os.chmod(handle.fileno(), mode)
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    _sync_directory(directory)
+
+
+def _temporary_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\.{re.escape(name)}\.[0-9a-f]{{16}}\.tmp")
+
+
+def _create_temporary(directory: Path, name: str) -> tuple[Path, int]:
+    """A new file ``.NAME.<16 hex digits>.tmp`` in ``directory``, open for writing."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        temporary = directory / f".{name}.{secrets.token_hex(8)}.tmp"
+        try:
+            return temporary, os.open(temporary, flags, 0o666)
+        except FileExistsError:
+            continue
+
+
+def _remove_stale_temporaries(directory: Path, name: str) -> None:
+    """Remove our own leftover temporary files of ``name`` from killed saves.
+
+    Only regular files named as ``_create_temporary`` names them, owned by this
+    user and older than ``STALE_TEMPORARY_AGE`` (a save running now is younger).
+    """
+    pattern = _temporary_pattern(name)
+    now = time.time()
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        if not pattern.fullmatch(entry.name):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            ours = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+            if stat.S_ISREG(info.st_mode) and ours and now - info.st_mtime > STALE_TEMPORARY_AGE:
+                os.unlink(entry.path)
+        except OSError:
+            continue
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make a rename in ``directory`` durable (where the system allows it)."""
+    try:
+        descriptor = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
 
 
 def levels_of(game: str) -> tuple[str, ...]:

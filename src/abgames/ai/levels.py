@@ -11,7 +11,9 @@ from abgames.games.base import GameState
 
 PlayerFactory = Callable[[str, "int | None"], AIPlayer]
 
-#: Level names per game, weakest first; the last is the default.
+#: Level names per game, in the order menus offer them: weakest first, except that
+#: Gomoku's ``classic`` (the textbook baseline) comes last. The default is not the
+#: last level: ``DEFAULT_LEVEL`` names it for each game.
 LEVELS: dict[str, tuple[str, ...]] = {
     "tictactoe": ("easy", "medium", "hard", "perfect"),
     "connect4": ("easy", "medium", "hard", "perfect"),

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"abgames gui: cannot open a window: {error}", file=sys.stderr)
         return 2
     if args.load and not app.load_from(args.load):
-        message = app.session.note
+        message = app.load_failure
         app.quit()
         print(f"abgames gui: {message}", file=sys.stderr)
         return 2

@@ -1,8 +1,10 @@
 """``abgames warmup``: compile the engines' numba kernels once, so first moves are fast.
 
-numba compiles a kernel on first use and caches the machine code on disk beside the
-package; this command makes that first use happen now (``make`` runs it after the
-install) instead of inside a player's first timed move.
+numba compiles a kernel on first use and caches the machine code on disk (beside the
+package, or in the user's cache directory: see ``abgames.ai.kernel_cache``); this
+command makes that first use happen now (``make`` runs it after the install) instead of
+before a player's first move. It gets ready what ``abgames.ai.readiness.prepare`` gets
+ready for the front-ends.
 """
 
 from __future__ import annotations
@@ -11,16 +13,7 @@ import argparse
 import time
 from typing import Any
 
-from abgames.ai.levels import LEVELS, make_player
-from abgames.games import ConnectFour, GameState, Gomoku
-
-#: Per game: a small position and the levels whose players run compiled kernels.
-WARMUP: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("connect4", "2252576253462244111563365343671351", ("perfect",)),
-    ("gomoku", "h8 h9 i8", ("hard", "classic")),
-)
-#: Time each warm-up search may take once compiled (seconds).
-WARMUP_SEARCH_SECONDS = 0.2
+from abgames.ai.readiness import KERNELS, prepare
 
 
 def register(subparsers: Any) -> None:
@@ -32,22 +25,10 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def position(game: str, notation: str) -> GameState:
-    if game == "connect4":
-        return ConnectFour.from_notation(notation)
-    return Gomoku.from_notation(notation)
-
-
 def run(args: argparse.Namespace) -> int:
-    for game, notation, levels in WARMUP:
-        for level in levels:
-            if level not in LEVELS[game]:
-                continue
-            start = time.perf_counter()
-            player = make_player(game, level)
-            for _ in player.think_within(position(game, notation), WARMUP_SEARCH_SECONDS):
-                pass
-            print(
-                f"warm-up: {game} {level} ready in {time.perf_counter() - start:.1f} s", flush=True
-            )
+    for game, kernels in KERNELS.items():
+        start = time.perf_counter()
+        prepare(game, min(kernels.levels))
+        elapsed = time.perf_counter() - start
+        print(f"warm-up: {kernels.what} ready in {elapsed:.1f} s", flush=True)
     return 0

@@ -21,6 +21,7 @@ from abgames.games.base import (
     Player,
     zobrist_table,
 )
+from abgames.games.numbers import ascii_number, clip
 
 DEFAULT_WIDTH = 7
 DEFAULT_HEIGHT = 6
@@ -158,11 +159,11 @@ class ConnectFour(GameState):
     # --- notation --------------------------------------------------------------
     def parse_move(self, text: str) -> Move:
         cleaned = text.strip()
-        if not cleaned.isdigit():
-            raise NotationError(f"{cleaned!r} is not a column: type a number 1..{self.width}")
-        column = int(cleaned)
+        column = ascii_number(cleaned)
+        if column is None:
+            raise NotationError(f"{clip(cleaned)!r} is not a column: type a number 1..{self.width}")
         if not 1 <= column <= self.width:
-            raise NotationError(f"column {column} is off the board (1..{self.width})")
+            raise NotationError(f"column {clip(cleaned)} is off the board (1..{self.width})")
         return column - 1
 
     def format_move(self, move: Move) -> str:
@@ -187,10 +188,11 @@ class ConnectFour(GameState):
         for index, char in enumerate(text.strip(), start=1):
             if char.isspace():
                 continue
-            if not char.isdigit() or not 1 <= int(char) <= state.width:
+            column = ascii_number(char)
+            if column is None or not 1 <= column <= state.width:
                 raise NotationError(f"move {index}: {char!r} is not a column (1..{state.width})")
             try:
-                state.play(int(char) - 1)
+                state.play(column - 1)
             except IllegalMoveError as error:
                 raise IllegalMoveError(f"move {index}: {error}") from None
         return state

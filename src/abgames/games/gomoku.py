@@ -34,6 +34,7 @@ from abgames.games.base import (
     Player,
     zobrist_table,
 )
+from abgames.games.numbers import ascii_number, clip
 
 DEFAULT_SIZE = 15
 MIN_SIZE = 5
@@ -47,8 +48,8 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
 
 _KEYS = zobrist_table(2 * MAX_SIZE * MAX_SIZE + 1, seed=0x607)
 _SIDE_KEY = _KEYS[-1]
-_RENJU_POINT = re.compile(r"^([a-z])(\d{1,2})$")
-_GOMOCUP_POINT = re.compile(r"^(-?\d+)\s*,\s*(-?\d+)$")
+_RENJU_POINT = re.compile(r"^([a-z])([0-9]{1,2})$", re.ASCII)
+_GOMOCUP_POINT = re.compile(r"^(-?)([0-9]+)\s*,\s*(-?)([0-9]+)$", re.ASCII)
 
 
 class Rule(StrEnum):
@@ -286,13 +287,18 @@ class Gomoku(GameState):
                 raise NotationError(f"{cleaned} is off the {self.size}x{self.size} board")
             return self.point(x, self.size - row)
         if match := _GOMOCUP_POINT.match(cleaned):
-            x, y = int(match.group(1)), int(match.group(2))
+            x_sign, x_digits, y_sign, y_digits = match.groups()
+            x_value, y_value = ascii_number(x_digits), ascii_number(y_digits)
+            assert x_value is not None and y_value is not None  # the pattern allows 0-9 only
+            x = -x_value if x_sign else x_value
+            y = -y_value if y_sign else y_value
             if not self.on_board(x, y):
-                raise NotationError(f"{x},{y} is off the {self.size}x{self.size} board")
+                shown = clip(f"{x_sign}{x_digits},{y_sign}{y_digits}")
+                raise NotationError(f"{shown} is off the {self.size}x{self.size} board")
             return self.point(x, y)
         last = LETTERS[self.size - 1]
         raise NotationError(
-            f"{text.strip()!r} is not a point: use a letter a..{last} and a number "
+            f"{clip(text.strip())!r} is not a point: use a letter a..{last} and a number "
             f"1..{self.size} like h8, or x,y like 7,7"
         )
 

@@ -20,6 +20,7 @@ from abgames.games.base import (
     Player,
     zobrist_table,
 )
+from abgames.games.numbers import ascii_number, clip
 
 SIZE = 3
 CELLS = SIZE * SIZE
@@ -42,8 +43,8 @@ LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
 
 _KEYS = zobrist_table(2 * CELLS + 1, seed=0x7173)
 _SIDE_KEY = _KEYS[-1]
-_LETTER_NUMBER = re.compile(r"^([a-c])([1-3])$")
-_ROW_COL = re.compile(r"^([1-3])[\s,]+([1-3])$")
+_LETTER_NUMBER = re.compile(r"^([a-c])([1-3])$", re.ASCII)
+_ROW_COL = re.compile(r"^([1-3])[\s,]+([1-3])$", re.ASCII)
 
 
 def _cell_key(cell: int, player: Player) -> int:
@@ -123,10 +124,11 @@ class TicTacToe(GameState):
             return (int(match.group(2)) - 1) * SIZE + COLUMN_LETTERS.index(match.group(1))
         if match := _ROW_COL.match(cleaned):
             return (int(match.group(1)) - 1) * SIZE + int(match.group(2)) - 1
-        if cleaned.isdigit() and 1 <= int(cleaned) <= CELLS:
-            return int(cleaned) - 1
+        number = ascii_number(cleaned)
+        if number is not None and 1 <= number <= CELLS:
+            return number - 1
         raise NotationError(
-            f"{text.strip()!r} is not a cell: use a1..c3 (column letter, row number), "
+            f"{clip(text.strip())!r} is not a cell: use a1..c3 (column letter, row number), "
             "'row col' like '2 2', or 1..9"
         )
 
@@ -139,7 +141,7 @@ class TicTacToe(GameState):
         outcome = self._outcome
         highlight = set(outcome.line) if (win_line and outcome) else set()
         last = self.last_move if last_move else None
-        rows = ["    " + "   ".join(COLUMN_LETTERS)]
+        rows = ["   " + "   ".join(COLUMN_LETTERS)]
         for row in range(SIZE):
             parts = []
             for col in range(SIZE):

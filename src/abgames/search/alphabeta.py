@@ -19,6 +19,7 @@ from abgames.games.base import GameState, Move
 from abgames.search import score as scores
 from abgames.search.evaluation import Evaluation
 from abgames.search.limit import Limit
+from abgames.search.observer import SearchObserver
 from abgames.search.result import SearchResult
 from abgames.search.score import DRAW, INFINITY, WIN
 from abgames.search.tt import DEFAULT_ENTRIES, Bound, Entry, TranspositionTable
@@ -58,14 +59,21 @@ class AlphaBeta:
     """A reusable engine: one ``Evaluation`` and ``SearchOptions``, many searches.
 
     The transposition table persists between searches of one engine (scores in it
-    are node-relative, so they stay valid); ``clear()`` empties it.
+    are node-relative, so they stay valid); ``clear()`` empties it. ``observer``,
+    if given, is told every node searched (``search.observer``); ``None`` costs
+    one test per event.
     """
 
     def __init__(
-        self, evaluation: Evaluation | None = None, options: SearchOptions | None = None
+        self,
+        evaluation: Evaluation | None = None,
+        options: SearchOptions | None = None,
+        *,
+        observer: SearchObserver | None = None,
     ) -> None:
         self.evaluation = evaluation or Evaluation()
         self.options = options or SearchOptions()
+        self.observer = observer
         self.table = TranspositionTable(self.options.tt_entries)
         self._rng = random.Random(self.options.seed)
         self._stop = threading.Event()
@@ -175,13 +183,18 @@ class AlphaBeta:
 
     def _search_root(self, state: GameState, depth: int, moves: list[Move]) -> SearchResult:
         self._root_ply = state.ply
+        observer = self.observer
+        if observer is not None:
+            observer.enter(state, -INFINITY, INFINITY, depth)
         horizon_before = self._horizon_leaves
         alpha = -INFINITY
         best_move = moves[0]
         best_pv: list[Move] = [best_move]
         root_scores: dict[Move, int] = {}
+        heuristic: set[Move] = set()
         self._partial = {}
         for move in moves:
+            horizon_before_move = self._horizon_leaves
             state.play(move)
             if self.options.exact_root:
                 score = -self._negamax(state, depth - 1, -INFINITY, INFINITY, 1)
@@ -189,16 +202,26 @@ class AlphaBeta:
                 score = -self._negamax(state, depth - 1, -INFINITY, -alpha, 1)
             state.undo()
             root_scores[move] = score
+            if self._horizon_leaves != horizon_before_move and not scores.is_decisive(score):
+                heuristic.add(move)
             self._partial[move] = score
             if score > alpha:
                 alpha = score
                 best_move = move
                 best_pv = [move, *self._pv.get(1, [])]
-        if self.options.seed is not None and self.options.exact_root:
+                if observer is not None:
+                    observer.root_best(move, score)
+        if self.options.seed is not None:
             equals = [m for m in moves if root_scores[m] == alpha]
+            if not self.options.exact_root:  # a tie may be an upper bound: check it
+                equals = [
+                    m for m in equals if m == best_move or self._scores(state, m, depth, alpha)
+                ]
             best_move = self._rng.choice(equals)
             if best_move != best_pv[0]:
                 best_pv = [best_move]
+        if observer is not None:
+            observer.exit(alpha)
         # Exact to the end of the game: no leaf met the horizon, or a win/loss is proven.
         solved = self._horizon_leaves == horizon_before or scores.is_decisive(alpha)
         if self.options.transposition_table:
@@ -216,10 +239,18 @@ class AlphaBeta:
             pv=tuple(best_pv),
             root_scores=root_scores,
             root_scores_exact=self.options.exact_root,
+            heuristic_moves=frozenset(heuristic),
             cutoffs=self.cutoffs,
             tt_hits=self.tt_hits,
             solved=solved,
         )
+
+    def _scores(self, state: GameState, move: Move, depth: int, score: int) -> bool:
+        """Whether root ``move`` scores exactly ``score`` (a narrow-window search)."""
+        state.play(move)
+        found = -self._negamax(state, depth - 1, -(score + 1), -(score - 1), 1)
+        state.undo()  # (an abort unwinds through ``search``, which restores the state)
+        return found == score
 
     def _extend_from_table(self, state: GameState, pv: list[Move], depth: int) -> list[Move]:
         """``pv`` lengthened with the table's best moves where cut-offs left it short."""
@@ -266,13 +297,22 @@ class AlphaBeta:
         """
         self.nodes += 1
         self._check_limits()
+        observer = self.observer
+        if observer is not None:
+            observer.enter(state, alpha, beta, depth)
         self._pv[ply] = []
         outcome = state.outcome()
         if outcome is not None:
-            return DRAW if outcome.winner is None else -(WIN - ply)
+            value = DRAW if outcome.winner is None else -(WIN - ply)
+            if observer is not None:
+                observer.leaf(value, True)
+            return value
         if depth <= 0:
             self._horizon_leaves += 1
-            return self.evaluation.evaluate(state)
+            value = self.evaluation.evaluate(state)
+            if observer is not None:
+                observer.leaf(value, False)
+            return value
 
         options = self.options
         alpha_original = alpha
@@ -294,12 +334,15 @@ class AlphaBeta:
                         self.tt_hits += 1
                         if entry.horizon:
                             self._horizon_leaves += 1
+                        if observer is not None:
+                            observer.tt_hit(stored, entry.bound)
                         return stored
 
         horizon_before = self._horizon_leaves
         best_score = -INFINITY
         best_move: Move | None = None
-        for move in self._ordered_moves(state, ply, tt_move):
+        moves = self._ordered_moves(state, ply, tt_move)
+        for move in moves:
             state.play(move)
             score = -self._negamax(state, depth - 1, -beta, -alpha, ply + 1)
             state.undo()
@@ -312,6 +355,8 @@ class AlphaBeta:
                     if alpha >= beta:
                         self.cutoffs += 1
                         self._reward(state, move, ply, depth)
+                        if observer is not None:
+                            observer.cutoff(move, moves[moves.index(move) + 1 :])
                         break
 
         if options.transposition_table:
@@ -324,6 +369,8 @@ class AlphaBeta:
             horizon = self._horizon_leaves != horizon_before
             stored = scores.to_node_relative(best_score, ply)
             self.table.store(state.key, Entry(depth, stored, bound, best_move, horizon))
+        if observer is not None:
+            observer.exit(best_score)
         return best_score
 
     def _ordered_moves(self, state: GameState, ply: int, tt_move: Move | None) -> list[Move]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from abgames.games.base import GameState, Move
 from abgames.search.evaluation import Evaluation
+from abgames.search.observer import SearchObserver
 from abgames.search.score import DRAW, INFINITY, WIN
 
 
@@ -23,12 +24,16 @@ class MinimaxResult:
 
 
 def minimax(
-    state: GameState, depth: int | None = None, evaluation: Evaluation | None = None
+    state: GameState,
+    depth: int | None = None,
+    evaluation: Evaluation | None = None,
+    observer: SearchObserver | None = None,
 ) -> MinimaxResult:
     """Search every line to ``depth`` plies (``None``: to the end of the game).
 
     Scores follow ``abgames.search.score``: the side to move's view, wins and
     losses as ``WIN`` minus the plies to the winning move. ``state`` is restored.
+    ``observer`` (optional) is told every node, with the open window at each.
     """
     evaluator = evaluation or Evaluation()
     result = MinimaxResult(value=-INFINITY)
@@ -36,11 +41,19 @@ def minimax(
 
     def value(ply: int) -> int:
         result.nodes += 1
+        if observer is not None:
+            observer.enter(state, -INFINITY, INFINITY, max_depth - ply)
         outcome = state.outcome()
         if outcome is not None:
-            return DRAW if outcome.winner is None else -(WIN - ply)
+            leaf = DRAW if outcome.winner is None else -(WIN - ply)
+            if observer is not None:
+                observer.leaf(leaf, True)
+            return leaf
         if ply >= max_depth:
-            return evaluator.evaluate(state)
+            leaf = evaluator.evaluate(state)
+            if observer is not None:
+                observer.leaf(leaf, False)
+            return leaf
         best = -INFINITY
         for move in evaluator.candidates(state):
             state.play(move)
@@ -49,6 +62,8 @@ def minimax(
             if ply == 0:
                 result.scores[move] = score
             best = max(best, score)
+        if observer is not None:
+            observer.exit(best)
         return best
 
     result.value = value(0)

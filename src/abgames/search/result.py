@@ -18,7 +18,11 @@ class SearchResult:
     the others are upper bounds (alpha-beta proved them no better).
     ``solved`` means the score is exact to the end of the game: no leaf was cut
     off by the depth horizon, or the score is a proven win or loss (iterative
-    deepening finds the shortest win first).
+    deepening finds the shortest win first). A solved result can still hold
+    heuristic scores for other root moves (the search stops once the best move is
+    proven): ``heuristic_moves`` names the root moves whose score is an evaluation
+    at the horizon rather than a game result (empty where an engine does not
+    track it, as an exact solver need not).
     """
 
     move: Move | None
@@ -29,6 +33,7 @@ class SearchResult:
     pv: tuple[Move, ...] = ()
     root_scores: dict[Move, int] = field(default_factory=dict)
     root_scores_exact: bool = False
+    heuristic_moves: frozenset[Move] = frozenset()
     cutoffs: int = 0
     tt_hits: int = 0
     complete: bool = True
@@ -44,4 +49,16 @@ class SearchResult:
     def best_candidates(self, count: int = 5) -> list[tuple[Move, int]]:
         """The ``count`` best root moves with their scores, best first."""
         ranked = sorted(self.root_scores.items(), key=lambda item: -item[1])
+        return ranked[:count]
+
+    def solved_candidates(self, count: int = 5) -> list[tuple[Move, int]]:
+        """The ``count`` best root moves whose scores are game results, best first."""
+        ranked = sorted(
+            (
+                (move, score)
+                for move, score in self.root_scores.items()
+                if move not in self.heuristic_moves
+            ),
+            key=lambda item: -item[1],
+        )
         return ranked[:count]

@@ -6,17 +6,30 @@ Ctrl-C leave cleanly. Nothing here knows the rules: moves go through ``Match``.
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
-from abgames.games import GAMES, Gomoku, IllegalMoveError, NotationError, Rule
+from abgames.ai.readiness import Progress, prepare
+from abgames.games import (
+    GAMES,
+    GameState,
+    Gomoku,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Rule,
+)
+from abgames.games.numbers import ascii_number, clip
 from abgames.match import HUMAN, MODES, Match, SaveFileError, new_state, seats_for
 from abgames.search.result import SearchResult
 from abgames.search.score import describe
+from abgames.ui.typing_hold import held_typing
 
 #: How many candidate moves ``why`` lists.
 WHY_CANDIDATES = 5
@@ -24,7 +37,7 @@ WHY_CANDIDATES = 5
 HELP_TEXT = """\
 Commands:
   <move>       play a move ({example})
-  undo         take back your last move (and the AI's reply)
+  undo [N]     take back your last move (and the AI's reply); N turns with a number
   hint         suggest a move, with its score
   why          explain the AI's last move: depth, nodes, time, score, line, candidates
   forbidden    list black's forbidden points (Renju)
@@ -40,6 +53,15 @@ MOVE_EXAMPLES = {
     "gomoku": "h8, or 7,7 as x,y",
 }
 
+#: The commands that read what follows them; the others refuse extra words.
+COMMANDS_WITH_ARGUMENT = frozenset({"save", "load", "undo"})
+
+#: Said when keys typed during a search were thrown away (see ``held_typing``).
+TYPED_WHILE_THINKING = "(What you typed while the AI was thinking was ignored.)"
+
+#: Lone surrogates: bytes that did not decode (``surrogateescape``).
+_UNDECODABLE = re.compile("[\udc80-\udcff]")
+
 RED = "\033[31m"
 YELLOW = "\033[33m"
 BOLD = "\033[1m"
@@ -52,11 +74,25 @@ class Quit(Exception):
 
 @dataclass
 class Console:
-    """Where the session reads and writes; ``colour`` adds ANSI colours to the board."""
+    """Where the session reads and writes; ``colour`` adds ANSI colours to the board.
+
+    A line of input that is not text in the input's encoding (say a byte 0xff
+    under UTF-8) is reported by its number and skipped; output that the
+    output's encoding cannot show is written as backslash escapes.
+    """
 
     input: TextIO
     output: TextIO
     colour: bool = False
+    lines_read: int = 0
+
+    def __post_init__(self) -> None:
+        # Undecodable bytes become lone surrogates (found in ``ask``) instead of an
+        # exception that leaves the decoder's state unknown.
+        if isinstance(self.input, io.TextIOWrapper):
+            self.input.reconfigure(errors="surrogateescape")
+        if isinstance(self.output, io.TextIOWrapper):
+            self.output.reconfigure(errors="backslashreplace")
 
     def say(self, text: str = "") -> None:
         self.output.write(text + "\n")
@@ -64,17 +100,22 @@ class Console:
 
     def ask(self, prompt: str) -> str:
         """A line of input; ``Quit`` on end of input or Ctrl-C."""
-        try:
-            self.output.write(prompt)
-            self.output.flush()
-            line = self.input.readline()
-        except KeyboardInterrupt:
-            self.say()
-            raise Quit from None
-        if not line:
-            self.say()
-            raise Quit
-        return line.strip()
+        while True:
+            try:
+                self.output.write(prompt)
+                self.output.flush()
+                line = self.input.readline()
+            except KeyboardInterrupt:
+                self.say()
+                raise Quit from None
+            if not line:
+                self.say()
+                raise Quit
+            self.lines_read += 1
+            if not _UNDECODABLE.search(line):
+                return line.strip()
+            encoding = getattr(self.input, "encoding", None) or "the input's encoding"
+            self.say(f"Input line {self.lines_read} is not {encoding} text; it was skipped.")
 
 
 def wants_colour(stream: TextIO) -> bool:
@@ -128,13 +169,26 @@ def explain(match: Match) -> str:
                 break
         lines.append("Expected line: " + " ".join(words))
         if result.root_scores:
-            kind = "" if result.root_scores_exact else " (others are upper bounds)"
-            ranked = ", ".join(
-                f"{state.format_move(m)} {describe(s, solved=result.solved)}"
-                for m, s in result.best_candidates(WHY_CANDIDATES)
-            )
-            lines.append(f"Best candidates{kind}: {ranked}")
+            lines.append(_candidates_line(state, result))
     return "\n".join(lines)
+
+
+def _candidates_line(state: GameState, result: SearchResult) -> str:
+    """``Best candidates: b2 draw, ...``; a solved search lists solved scores only."""
+    kind = "" if result.root_scores_exact else " (others are upper bounds)"
+    if result.solved:
+        candidates = result.solved_candidates(WHY_CANDIDATES)
+    else:
+        candidates = result.best_candidates(WHY_CANDIDATES)
+    ranked = ", ".join(
+        f"{state.format_move(m)} {describe(s, solved=result.solved)}" for m, s in candidates
+    )
+    line = f"Best candidates{kind}: {ranked}"
+    unsolved = len(result.heuristic_moves) if result.solved else 0
+    if unsolved:
+        moves = "move was" if unsolved == 1 else "moves were"
+        line += f" ({unsolved} other {moves} not searched to the end)"
+    return line
 
 
 def status_line(match: Match) -> str:
@@ -159,6 +213,26 @@ def _format_line(match: Match, line: tuple[int, ...]) -> list[str]:
         stride = getattr(state, "stride", 1)
         return [f"{c // stride + 1}/{c % stride + 1}" for c in line]
     return [state.format_move(cell) for cell in line]
+
+
+def engine_notice(stream: TextIO) -> Callable[[Progress], None]:
+    """Shows ``prepare``'s progress on ``stream``: one ticking line on a terminal; else
+    the notice once and the end."""
+    tty = stream.isatty()
+    told = False
+
+    def show(progress: Progress) -> None:
+        nonlocal told
+        if tty:
+            stream.write(f"\r\033[Kabgames: {progress.message}" + ("\n" if progress.done else ""))
+        elif progress.done:
+            stream.write(f"abgames: {progress.message}\n")
+        elif not told:
+            stream.write(f"abgames: {progress.notice}…\n")
+        told = True
+        stream.flush()
+
+    return show
 
 
 class Session:
@@ -194,16 +268,24 @@ class Session:
         match = self.match
         name = match.state.player_names[match.state.to_move]
         try:
-            result = match.ai_move(on_progress=self.progress_reporter())
+            self.ready_engine(match.seat_to_move.level or DEFAULT_LEVEL[match.game])
+            with held_typing(self.console.input) as held:
+                result = match.ai_move(on_progress=self.progress_reporter())
         except KeyboardInterrupt:
             match.stop_thinking()
             self.console.say()
             raise Quit from None
         self.clear_progress()
+        if held.discarded:
+            self.console.say(TYPED_WHILE_THINKING)
         assert result.move is not None
         played = match.state.format_move(result.move)
         self.console.say(f"{name} (AI) plays {played}: {format_result(match, result)}")
         self.show_board()
+
+    def ready_engine(self, level: str) -> None:
+        """Compile or load ``level``'s engine before its clock starts, telling on stderr."""
+        prepare(self.match.game, level, on_progress=engine_notice(sys.stderr))
 
     def progress_reporter(self) -> Callable[[SearchResult], None] | None:
         """On a terminal, a callback that shows each completed depth on one line."""
@@ -251,7 +333,13 @@ class Session:
             "forbidden": self.cmd_forbidden,
         }.get(command)
         if handler is not None:
-            handler(argument.strip())
+            argument = argument.strip()
+            if argument and command not in COMMANDS_WITH_ARGUMENT:
+                self.console.say(
+                    f"{command} takes nothing after it ({clip(argument)!r}): type {command} alone."
+                )
+                return
+            handler(argument)
             return
         self.human_move(text)
 
@@ -275,12 +363,20 @@ class Session:
     def cmd_help(self, _: str) -> None:
         self.console.say(HELP_TEXT.format(example=MOVE_EXAMPLES[self.match.game]))
 
-    def cmd_undo(self, _: str) -> None:
-        try:
-            taken = self.match.undo()
-        except IllegalMoveError as error:
-            self.console.say(f"{error}.")
+    def cmd_undo(self, argument: str) -> None:
+        """``undo`` takes back one turn, ``undo N`` N turns (as many as there are)."""
+        turns = ascii_number(argument) if argument else 1
+        if turns is None or turns < 1:
+            self.console.say(f"undo takes a number of turns, like undo 2, not {clip(argument)!r}.")
             return
+        taken: list[Move] = []
+        try:
+            for _ in range(turns):
+                taken.extend(self.match.undo())
+        except IllegalMoveError as error:
+            if not taken:
+                self.console.say(f"{error}.")
+                return
         state = self.match.state
         # Moves come back most recent first; name them in the order they were played.
         words = []
@@ -297,11 +393,15 @@ class Session:
             self.console.say("The game is over: there is nothing to hint.")
             return
         try:
-            result = match.hint()
+            self.ready_engine(DEFAULT_LEVEL[match.game])
+            with held_typing(self.console.input) as held:
+                result = match.hint()
         except KeyboardInterrupt:
             match.stop_thinking()
             self.console.say("Hint stopped.")
             return
+        if held.discarded:
+            self.console.say(TYPED_WHILE_THINKING)
         assert result.move is not None
         self.console.say(
             f"Hint: {match.state.format_move(result.move)} ({format_result(match, result)})"
@@ -364,8 +464,9 @@ def choose(console: Console, question: str, options: list[str], default: str) ->
         answer = console.ask(f"{question} {listing} [{default}]: ").lower()
         if not answer:
             return default
-        if answer.isdigit() and 1 <= int(answer) <= len(options):
-            return options[int(answer) - 1]
+        number = ascii_number(answer)
+        if number is not None and 1 <= number <= len(options):
+            return options[number - 1]
         if answer in options:
             return answer
         console.say(f"Please choose one of: {', '.join(options)}.")
@@ -376,8 +477,9 @@ def ask_number(console: Console, question: str, low: int, high: int, default: in
         answer = console.ask(f"{question} ({low}..{high}) [{default}]: ")
         if not answer:
             return default
-        if answer.isdigit() and low <= int(answer) <= high:
-            return int(answer)
+        number = ascii_number(answer)
+        if number is not None and low <= number <= high:
+            return number
         console.say(f"Please type a whole number from {low} to {high}.")
 
 

@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import search as ks
+from abgames.ai.gomoku.settings import EngineSettings as EngineSettings
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.search.limit import Limit
 from abgames.search.result import SearchResult
@@ -44,31 +45,6 @@ SOLVER_TIME_SHARE = 0.15
 DEFENCE_TIME_SHARE = 0.2
 #: Kept back from every time budget for the work around the kernels.
 SAFETY_MARGIN_SECONDS = 0.03
-#: Share of the time left in the game one move may use.
-GAME_TIME_SHARE = 0.08
-DEFAULT_MAX_DEPTH = 64
-
-
-@dataclass(frozen=True)
-class EngineSettings:
-    """What a level switches on; depths of the solvers count attacker moves."""
-
-    beam: int = 14
-    threats: bool = True
-    leaf_vcf_depth: int = 4
-    leaf_vcf_nodes: int = 300
-    root_vcf_depth: int = 40
-    root_vcf_nodes: int = 300_000
-    root_vct_depth: int = 6
-    root_vct_nodes: int = 100_000
-    max_depth: int = DEFAULT_MAX_DEPTH
-    use_full_time: bool = False
-    #: Root defence check: the chosen move is refused if the opponent then wins by
-    #: VCT within ``defence_vct_depth`` (0: no check) and ``defence_nodes``; up to
-    #: ``defence_moves`` root moves are tried, best first.
-    defence_vct_depth: int = 6
-    defence_nodes: int = 30_000
-    defence_moves: int = 6
 
 
 @dataclass(frozen=True)
@@ -86,8 +62,11 @@ class SolverResult:
 class GomokuEngine:
     """One engine, many searches; tables persist between searches of one board shape."""
 
-    def __init__(self, settings: EngineSettings | None = None) -> None:
+    def __init__(self, settings: EngineSettings | None = None, seed: int | None = None) -> None:
         self.settings = settings or EngineSettings()
+        #: With a seed, equally scored root moves are reordered at random (reproducibly)
+        #: between iterations, so the choice among equally good moves varies with it.
+        self._rng = None if seed is None else np.random.default_rng(seed)
         self._shape: tuple[int, Rule] | None = None
         self.board: nb.Board | None = None
         self.tables: ks.Tables | None = None
@@ -284,6 +263,20 @@ class GomokuEngine:
             return
         yield from self._deepen(board, tables, root[:count].copy(), limit, start, budget)
 
+    def _ranking(self, scores: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
+        """The root order for the next iteration: best score first.
+
+        Without a seed, equal scores keep their order (the search is deterministic).
+        With one, they come in a random order: PVS keeps the first of equally good
+        moves (a later one must score strictly higher), so the move chosen is one of
+        the equally good ones, picked by the seed. A worse move whose bound ties the
+        best may come first too; it is searched with the full window and beaten.
+        """
+        if self._rng is None:
+            return np.argsort(-scores, kind="stable")
+        shuffled = self._rng.permutation(scores.shape[0])
+        return shuffled[np.argsort(-scores[shuffled], kind="stable")]
+
     def _deepen(
         self,
         board: nb.Board,
@@ -338,7 +331,7 @@ class GomokuEngine:
                 root_scores=root_scores,
             )
             yield last
-            order = np.argsort(-scores, kind="stable")
+            order = self._ranking(scores)
             root = root[order]
             ranked_scores = scores[order]
             if abs(last.score) >= WIN - 1000:

@@ -10,20 +10,29 @@
 
 A move's time is the smaller of the level's per-move time (or ``Limit.time``) and
 a share of ``game_time_left`` when a front-end or protocol sets it.
+
+Making a player is cheap: the engine (and so numba's kernels: compiled on the first
+run, loaded from the cache after) is imported when the player first thinks, or by
+``prepare()``, which front-ends call first so that the compile is not charged to a
+move's clock (see ``abgames.ai.readiness``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from abgames.ai.gomoku import starter
-from abgames.ai.gomoku.engine import GAME_TIME_SHARE, EngineSettings, GomokuEngine
+from abgames.ai.gomoku.settings import GAME_TIME_SHARE, EngineSettings
 from abgames.ai.player import AIPlayer
 from abgames.games.base import GameState
 from abgames.games.gomoku import Gomoku
 from abgames.search.limit import Limit
 from abgames.search.result import SearchResult
+
+if TYPE_CHECKING:
+    from abgames.ai.gomoku.engine import GomokuEngine
 
 LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
     "medium": (
@@ -74,11 +83,24 @@ ENGINE_LEVELS = tuple(LEVEL_SETTINGS)
 class GomokuPlayer(AIPlayer):
     """A level of the numba engine; ``game_time_left`` (seconds) caps each move's time."""
 
-    def __init__(self, level: str, settings: EngineSettings, limit: Limit) -> None:
+    def __init__(
+        self, level: str, settings: EngineSettings, limit: Limit, seed: int | None = None
+    ) -> None:
         self.level = level
-        self.engine = GomokuEngine(settings)
+        self.settings = settings
+        self.seed = seed
         self.limit = limit
         self.game_time_left: float | None = None
+        self._engine: GomokuEngine | None = None
+
+    @property
+    def engine(self) -> GomokuEngine:
+        """The engine, built (importing the kernels) on first use."""
+        if self._engine is None:
+            from abgames.ai.gomoku.engine import GomokuEngine
+
+            self._engine = GomokuEngine(self.settings, self.seed)
+        return self._engine
 
     def move_limit(self) -> Limit:
         """This move's limit: the level's, shortened to a share of the game time left."""
@@ -103,12 +125,33 @@ class GomokuPlayer(AIPlayer):
         yield from self.engine.search(state, replace(limit, time=budget))
 
     def stop(self) -> None:
-        self.engine.stop()
+        if self._engine is not None:
+            self._engine.stop()
 
 
 def make_player(level: str, seed: int | None = None) -> AIPlayer:
-    """The player for ``level`` (easy, medium, hard, max or classic)."""
+    """The player for ``level`` (easy, medium, hard, max or classic).
+
+    ``seed`` varies the choice among equally good moves (reproducibly); without it
+    every level is deterministic.
+    """
     if level == "easy":
         return starter.make_player("easy", seed)
     settings, limit = LEVEL_SETTINGS[level]
-    return GomokuPlayer(level, settings, limit)
+    return GomokuPlayer(level, settings, limit, seed)
+
+
+#: The position ``prepare`` searches: small, with stones of both sides near each other.
+PREPARE_POSITION = "h8 h9 i8"
+#: Depth of that search: every phase (root solvers, alpha-beta, defence check) runs.
+PREPARE_DEPTH = 2
+
+
+def prepare() -> None:
+    """Compile the engine's kernels (or load them from numba's cache) by one small
+    search without a clock that runs every phase the engine levels use."""
+    from abgames.ai.gomoku.engine import GomokuEngine
+
+    state = Gomoku.from_notation(PREPARE_POSITION)
+    for _ in GomokuEngine(LEVEL_SETTINGS["hard"][0]).search(state, Limit(depth=PREPARE_DEPTH)):
+        pass

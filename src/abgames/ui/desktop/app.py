@@ -21,7 +21,8 @@ from abgames.search.score import describe
 from abgames.ui.desktop import theme
 from abgames.ui.desktop.boards import VIEWS, BoardView, Overlay
 from abgames.ui.desktop.controller import (
-    GAME_TITLES,
+    NOT_SOLVED,
+    Analysis,
     GameSession,
     GameSettings,
     PlayerFactory,
@@ -31,6 +32,14 @@ from abgames.ui.desktop.dialog import NewGameDialog
 SAVE_FILE_TYPES = [("abgames saves", "*.json"), ("All files", "*")]
 #: How many moves of the principal variation the analysis line names.
 PV_WORDS = 8
+#: The index of each game-specific check button in the View menu.
+VIEW_MENU_ENTRIES = {"numbers": 1, "forbidden": 2}
+#: Tk's own file dialog (X11) for a dialog whose parent is the main window.
+FILE_DIALOG = ".__tk_filedialog"
+#: Space between the window and a file dialog placed beside it.
+DIALOG_GAP_PX = 8
+#: The check buttons above the board, left to right.
+TOGGLE_ORDER = ("analysis", "numbers", "forbidden")
 
 
 class DesktopApp:
@@ -65,9 +74,13 @@ class DesktopApp:
         self.turn_text = tk.StringVar(self.root, "")
         self.note_text = tk.StringVar(self.root, "")
         self.clock_text = tk.StringVar(self.root, "")
+        self.search_text = tk.StringVar(self.root, "")
         self.info_text = tk.StringVar(self.root, "")
+        self.analysis_title = tk.StringVar(self.root, "")
         self.analysis_text = tk.StringVar(self.root, "")
         self.hover: tuple[float, float] | None = None
+        #: Why the last ``load_from`` failed (``None`` after a success).
+        self.load_failure: str | None = None
         self.dialog: NewGameDialog | None = None
         self._forbidden_cache: tuple[int, int, dict[Move, str]] | None = None
         self._seen_moves = 0
@@ -76,6 +89,7 @@ class DesktopApp:
         self.view: BoardView = VIEWS[self.session.match.game](self.canvas)
         self.root.protocol("WM_DELETE_WINDOW", self.quit)
         self._poll_id: str | None = self.root.after(theme.POLL_MS, self._poll)
+        self._size_fixed = False
         self.refresh()
 
     # --- building the window -----------------------------------------------------
@@ -97,6 +111,7 @@ class DesktopApp:
         move_menu.add_command(label="Move now", accelerator="M", command=self.move_now)
         menubar.add_cascade(label="Moves", menu=move_menu)
         view_menu = tk.Menu(menubar, tearoff=False)
+        self.view_menu = view_menu
         view_menu.add_checkbutton(
             label="Analysis", accelerator="A", variable=self.show_analysis, command=self.refresh
         )
@@ -123,28 +138,45 @@ class DesktopApp:
             button = ttk.Button(toolbar, text=label, command=command)
             button.pack(side=tk.LEFT, padx=2)
             self.buttons[name] = button
+        # Every label that shows changing text asks for one character of width, so
+        # its text never widens the window (which keeps its width from game to game)
+        # and a long text is cut at its own cell, never drawn over its neighbours.
         info = ttk.Frame(root, padding=(8, 2))
         info.pack(side=tk.TOP, fill=tk.X)
-        for label, variable in (
-            ("Forbidden", self.show_forbidden),
-            ("Numbers", self.show_numbers),
-            ("Analysis", self.show_analysis),
+        self.toggles: dict[str, ttk.Checkbutton] = {}
+        for name, label, variable in (
+            ("forbidden", "Forbidden", self.show_forbidden),
+            ("numbers", "Numbers", self.show_numbers),
+            ("analysis", "Analysis", self.show_analysis),
         ):
-            ttk.Checkbutton(info, text=label, variable=variable, command=self.refresh).pack(
-                side=tk.RIGHT, padx=2
-            )
-        ttk.Label(info, textvariable=self.info_text, anchor="w").pack(
+            toggle = ttk.Checkbutton(info, text=label, variable=variable, command=self.refresh)
+            toggle.pack(side=tk.RIGHT, padx=2)
+            self.toggles[name] = toggle
+        ttk.Label(info, textvariable=self.info_text, anchor="w", width=1).pack(
             side=tk.LEFT, fill=tk.X, expand=True
         )
-        ttk.Label(root, textvariable=self.analysis_text, padding=(8, 0), anchor="w").pack(
-            side=tk.TOP, fill=tk.X
-        )
+        self.analysis_frame = ttk.Frame(root, padding=(8, 0))
+        for line in (self.analysis_title, self.analysis_text):
+            ttk.Label(self.analysis_frame, textvariable=line, anchor="w", width=1).pack(
+                side=tk.TOP, fill=tk.X
+            )
         status = ttk.Frame(root, padding=(8, 3))
         status.pack(side=tk.BOTTOM, fill=tk.X)
-        ttk.Label(status, textvariable=self.turn_text, font=theme.STATUS_FONT).pack(side=tk.LEFT)
-        ttk.Label(status, textvariable=self.clock_text, font=theme.STATUS_FONT).pack(side=tk.RIGHT)
+        status.columnconfigure(0, weight=1)
+        self.turn_label = self._status_label(status, self.turn_text)
+        self.turn_label.grid(row=0, column=0, sticky="ew")
+        self.clock_label = self._status_label(status, self.clock_text)
+        self.clock_label.configure(width=0)  # the clocks always get their whole width
+        self.clock_label.grid(row=0, column=1, sticky="e")
+        self.search_label = self._status_label(status, self.search_text)
+        self.search_label.grid(row=1, column=0, columnspan=2, sticky="ew")
         self.note_label = ttk.Label(
-            root, textvariable=self.note_text, padding=(8, 0), anchor="w", font=theme.STATUS_FONT
+            root,
+            textvariable=self.note_text,
+            padding=(8, 0),
+            anchor="w",
+            font=theme.STATUS_FONT,
+            width=1,
         )
         self.note_label.pack(side=tk.BOTTOM, fill=tk.X)
 
@@ -172,6 +204,10 @@ class DesktopApp:
             ("<KeyPress-a>", self.toggle_analysis),
         ):
             self._bind_key(sequence, command)
+
+    @staticmethod
+    def _status_label(parent: tk.Misc, variable: tk.StringVar) -> ttk.Label:
+        return ttk.Label(parent, textvariable=variable, font=theme.STATUS_FONT, anchor="w", width=1)
 
     def _bind_key(self, sequence: str, command: Callable[[], object]) -> None:
         def handler(_event: tk.Event[tk.Misc]) -> None:
@@ -204,11 +240,23 @@ class DesktopApp:
         """Take in the AI's results, refresh the status bar, and come back soon."""
         if self.closed:
             return
+        self._fix_size()
         if self.session.poll():
             self.refresh()
         else:
             self._update_status()
         self._poll_id = self.root.after(theme.POLL_MS, self._poll)
+
+    def _fix_size(self) -> None:
+        """Once the window is on screen, keep its size until the user changes it.
+
+        Tk would otherwise follow what the widgets ask for, so a longer text, the
+        analysis lines or a game's check buttons would make the window jump.
+        """
+        if self._size_fixed or not self.root.winfo_ismapped():
+            return
+        self.root.geometry(f"{self.root.winfo_width()}x{self.root.winfo_height()}")
+        self._size_fixed = True
 
     # --- commands ----------------------------------------------------------------------
     def open_new_game(self) -> NewGameDialog:
@@ -252,6 +300,7 @@ class DesktopApp:
         self.refresh()
 
     def ask_save(self) -> None:
+        self._place_file_dialog_soon()
         path = filedialog.asksaveasfilename(
             parent=self.root,
             title="Save game",
@@ -262,11 +311,39 @@ class DesktopApp:
             self.save_to(path)
 
     def ask_load(self) -> None:
+        self._place_file_dialog_soon()
         path = filedialog.askopenfilename(
             parent=self.root, title="Load game", filetypes=SAVE_FILE_TYPES
         )
         if path:
             self.load_from(path)
+
+    def _place_file_dialog_soon(self) -> None:
+        """Move the file dialog about to open beside the window, off the board.
+
+        Tk centres its file dialog on the window, which hides the middle of the
+        board, where an early game's stones all are: it looked as if the board had
+        been drawn empty. Where the screen has room on either side the dialog goes
+        there; native dialogs (Windows, macOS) are left where the system puts them.
+        """
+        self.root.after(0, self._place_file_dialog)
+
+    def _place_file_dialog(self) -> None:
+        tcl, root = self.root.tk, self.root
+        if not root.getboolean(tcl.call("winfo", "exists", FILE_DIALOG)):
+            return
+        tcl.call("update", "idletasks")
+        width = int(tcl.call("winfo", "width", FILE_DIALOG))
+        if width <= 1:
+            width = int(tcl.call("winfo", "reqwidth", FILE_DIALOG))
+        left, right = root.winfo_rootx(), root.winfo_rootx() + root.winfo_width()
+        if right + DIALOG_GAP_PX + width <= root.winfo_screenwidth():
+            x = right + DIALOG_GAP_PX
+        elif left - DIALOG_GAP_PX - width >= 0:
+            x = left - DIALOG_GAP_PX - width
+        else:
+            return  # no room beside the window: Tk's place it is
+        tcl.call("wm", "geometry", FILE_DIALOG, f"+{x}+{root.winfo_rooty()}")
 
     def save_to(self, path: str) -> bool:
         """Save as the terminal's JSON; a failure is shown in the status bar."""
@@ -283,10 +360,12 @@ class DesktopApp:
         """Load a saved game; a failure is shown in the status bar and changes nothing."""
         try:
             self.session.load(path)
-        except SaveFileError as error:
-            self.session.note = str(error)
+        except (SaveFileError, OSError) as error:
+            self.load_failure = str(error)
+            self.session.note = f"Not loaded: {error}. The game goes on."
             self.refresh()
             return False
+        self.load_failure = None
         self._new_board()
         return True
 
@@ -323,6 +402,7 @@ class DesktopApp:
     def redraw(self) -> None:
         if self.closed:
             return
+        self._offer_toggles()
         self.view.draw(self.session.match.state, self.overlay())
         if self.view.animating and self._redraw_pending is None:
             self._redraw_pending = self.root.after(theme.DROP_FRAME_MS, self._animate)
@@ -359,37 +439,77 @@ class DesktopApp:
         self._forbidden_cache = (state.key, state.ply, points)
         return points
 
+    def _offer_toggles(self) -> None:
+        """Offer Numbers in Gomoku and Forbidden in Renju only; show the analysis lines."""
+        state = self.session.match.state
+        offered = {
+            "numbers": isinstance(state, Gomoku),
+            "forbidden": isinstance(state, Gomoku) and state.rule is Rule.RENJU,
+        }
+        shown = [name for name in TOGGLE_ORDER if offered.get(name, True)]
+        packed = [name for name in TOGGLE_ORDER if self.toggles[name].winfo_manager()]
+        if shown != packed:
+            for toggle in self.toggles.values():
+                toggle.pack_forget()
+            for name in reversed(shown):  # packed from the right
+                self.toggles[name].pack(side=tk.RIGHT, padx=2)
+        for name, wanted in offered.items():
+            self.view_menu.entryconfigure(
+                VIEW_MENU_ENTRIES[name], state=tk.NORMAL if wanted else tk.DISABLED
+            )
+        if self.show_analysis.get() and not self.analysis_frame.winfo_manager():
+            self.analysis_frame.pack(side=tk.TOP, fill=tk.X, before=self.canvas)
+        elif not self.show_analysis.get() and self.analysis_frame.winfo_manager():
+            self.analysis_frame.pack_forget()
+
     def _update_status(self) -> None:
         session = self.session
         self.turn_text.set(session.turn_text())
+        self.search_text.set(session.search_text())
         self.note_text.set(session.note)
         self.clock_text.set(session.clock_text())
-        title = GAME_TITLES[session.match.game]
-        info = f"{title}: {session.mode_text()}"
-        state = session.match.state
-        if isinstance(state, Gomoku):
-            info += f" — {state.rule.value}, {state.size}x{state.size}"
+        info = f"{session.board_text()}: {session.mode_text()}"
         analysis = session.analysis() if self.show_analysis.get() else None
         if analysis is not None:
-            result = analysis.result
-            words = []
-            probe = analysis.base.copy()
-            for move in result.pv[:PV_WORDS]:
-                try:
-                    words.append(probe.format_move(move))
-                    probe.play(move)
-                except ValueError:
-                    break
-            source = "hint" if analysis.is_hint else "last AI move"
-            self.analysis_text.set(
-                f"Analysis ({source}): depth {result.depth}, {result.nodes:,} nodes, "
-                f"score {describe(result.score, solved=result.solved)}; line {' '.join(words)}"
-            )
+            self.analysis_title.set(analysis_caption(analysis))
+            self.analysis_text.set(analysis_details(analysis))
+        elif self.show_analysis.get():
+            self.analysis_title.set("Analysis: no search yet (press H for a hint).")
+            self.analysis_text.set("")
         else:
+            self.analysis_title.set("")
             self.analysis_text.set("")
         self.info_text.set(info)
         thinking = session.thinking
         self.buttons["move_now"].state(["!disabled"] if thinking else ["disabled"])
+
+
+def analysis_caption(analysis: Analysis) -> str:
+    """Whose view the heat map is: the hint's (the side to move) or the AI's, before its move."""
+    base = analysis.base
+    viewer = base.player_names[analysis.viewer]
+    if analysis.is_hint:
+        return f"Hint for {viewer}: {viewer}'s score for each move now."
+    played = "" if analysis.played is None else f" {base.format_move(analysis.played)}"
+    return f"{viewer}'s view before its move{played}: its scores for the moves still open."
+
+
+def analysis_details(analysis: Analysis) -> str:
+    """Depth, nodes, time, the score in words and the expected line of ``analysis``."""
+    result = analysis.result
+    words = []
+    probe = analysis.base.copy()
+    for move in result.pv[:PV_WORDS]:
+        try:
+            words.append(probe.format_move(move))
+            probe.play(move)
+        except ValueError:
+            break
+    score = NOT_SOLVED if analysis.fell_back else describe(result.score, solved=result.solved)
+    return (
+        f"depth {result.depth}, {result.nodes:,} nodes, {result.elapsed:.1f} s; "
+        f"{score}; line {' '.join(words)}"
+    )
 
 
 def run_app(settings: GameSettings | None = None, *, seed: int | None = None) -> int:

@@ -22,9 +22,9 @@ from abgames.ui.desktop.controller import Analysis
 from abgames.ui.desktop.geometry import (
     Grid,
     blend,
+    cell_score,
     fit_grid,
     heat_fraction,
-    short_score,
     star_points,
 )
 
@@ -75,18 +75,32 @@ def pale(colour: tuple[int, int, int], amount: float = 0.45) -> str:
     return blend(colour, WHITE, amount)
 
 
-def heat_colours(analysis: Analysis) -> dict[Move, tuple[str, str]]:
-    """Each candidate's fill colour and short score text, best candidate hottest."""
-    root = analysis.result.root_scores
+def heat_colours(analysis: Analysis, open_moves: Iterable[Move]) -> dict[Move, tuple[str, str]]:
+    """The fill colour and short score text of each candidate still in ``open_moves``.
+
+    Colours run over all of the search's candidates, best hottest, so a cell keeps
+    the colour it had when the search ended. A move played since (the AI's own, a
+    reply) is left out: its score belongs to the position before it. When only the
+    best score is exact the others are upper bounds, shown as ``≤+3``; a draw is
+    ``D`` when the search solved the position, ``0`` when it is a heuristic even.
+    """
+    result = analysis.result
+    root = result.root_scores
     if not root:
         return {}
     low, high = min(root.values()), max(root.values())
+    still_open = set(open_moves)
     return {
         move: (
             blend(theme.HEAT_COLD, theme.HEAT_HOT, heat_fraction(value, low, high)),
-            short_score(value),
+            cell_score(
+                value,
+                bound=not result.root_scores_exact and move != result.move,
+                solved=result.solved,
+            ),
         )
         for move, value in root.items()
+        if move in still_open
     }
 
 
@@ -204,7 +218,8 @@ class TicTacToeView(BoardView):
             grid.left, grid.top, right, bottom, fill=theme.TTT_BACKGROUND, width=0
         )
         if overlay.analysis is not None:
-            for move, (colour, label) in heat_colours(overlay.analysis).items():
+            empty = (move for move, player in enumerate(state.cells) if player is None)
+            for move, (colour, label) in heat_colours(overlay.analysis, empty).items():
                 x, y = self.pixel_of(state, move)
                 half = cell / 2
                 canvas.create_rectangle(
@@ -216,8 +231,16 @@ class TicTacToeView(BoardView):
                     width=0,
                     tags=(TAG_HEAT,),
                 )
+                # The score is the viewer's: "O: L2" in O's colour reads "O here loses in 2".
+                viewer = overlay.analysis.viewer
                 self.text(
-                    x, y + 0.36 * cell, label, theme.SCORE_FONT_SCALE * cell, "#222222", TAG_HEAT
+                    x,
+                    y + 0.36 * cell,
+                    f"{state.player_names[viewer]}: {label}",
+                    theme.SCORE_FONT_SCALE * cell,
+                    theme.PLAYER_FILL["tictactoe"][viewer],
+                    TAG_HEAT,
+                    bold=True,
                 )
         line_width = max(2.0, theme.TTT_GRID_WIDTH * cell)
         for i in (1, 2):
@@ -367,7 +390,10 @@ class ConnectFourView(BoardView):
             drop = self.drop = None
         hidden = (drop.column, drop.row) if drop is not None else None
         canvas.create_rectangle(grid.left, grid.top, right, bottom, fill=theme.RACK_COLOUR, width=0)
-        heat = heat_colours(overlay.analysis) if overlay.analysis is not None else {}
+        heat = {}
+        if overlay.analysis is not None:
+            playable = (c for c in range(state.width) if state.can_play(c))
+            heat = heat_colours(overlay.analysis, playable)
         for column in range(state.width):
             for row in range(state.height):
                 x, y = self.cell_pixel(state, column, row)
@@ -380,15 +406,25 @@ class ConnectFourView(BoardView):
                     tags = (TAG_PIECE,)
                 self.circle(x, y, hole, fill=fill, outline="", tags=tags)
         for column, (colour, label) in heat.items():
+            # A ghost disc of the viewer's colour carries its score, in a square of heat.
+            assert overlay.analysis is not None
+            viewer = overlay.analysis.viewer
             x, _ = self.pixel_of(state, column)
             y = grid.top - theme.RACK_HEADROOM_CELLS * cell / 2
             half = 0.45 * cell
             canvas.create_rectangle(
                 x - half, y - half, x + half, y + half, fill=colour, width=0, tags=(TAG_HEAT,)
             )
-            self.text(
-                x, y, label, theme.SCORE_FONT_SCALE * 1.4 * cell, "#ffffff", TAG_HEAT, bold=True
+            self.circle(
+                x,
+                y,
+                theme.GHOST_DIAMETER * cell,
+                fill=colours[viewer],
+                outline="",
+                tags=(TAG_HEAT,),
             )
+            ink = theme.SCORE_INK["connect4"][viewer]
+            self.text(x, y, label, theme.SCORE_FONT_SCALE * 1.2 * cell, ink, TAG_HEAT, bold=True)
         if overlay.analysis is not None:
             self.pv_labels(
                 self.replay_places(overlay.analysis.base, overlay.analysis.result.pv), 0.0, 0.0
@@ -529,12 +565,24 @@ class GomokuView(BoardView):
             )
         if overlay.analysis is not None:
             show_text = cell >= theme.SCORE_TEXT_MIN_CELL_PX
-            for move, (colour, label) in heat_colours(overlay.analysis).items():
+            empty = (
+                move for move in overlay.analysis.result.root_scores if state.board[move] == EMPTY
+            )
+            ghost = theme.PLAYER_FILL["gomoku"][overlay.analysis.viewer]
+            for move, (colour, label) in heat_colours(overlay.analysis, empty).items():
+                # A hollow stone of the viewer's colour, filled with heat, holds its score:
+                # unlike a real stone it is hollow and smaller.
                 px, py = self.pixel_of(state, move)
                 self.circle(
-                    px, py, theme.HEAT_DIAMETER * cell, fill=colour, outline="", tags=(TAG_HEAT,)
+                    px,
+                    py,
+                    theme.GHOST_DIAMETER * cell,
+                    fill=colour,
+                    outline=ghost,
+                    width=max(2.0, theme.GHOST_RING * cell),
+                    tags=(TAG_HEAT,),
                 )
-                if show_text and state.board[move] == EMPTY:
+                if show_text:
                     self.text(
                         px, py, label, theme.SCORE_FONT_SCALE * cell, "#ffffff", TAG_HEAT, bold=True
                     )

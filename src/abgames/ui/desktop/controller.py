@@ -31,6 +31,10 @@ PlayerFactory = Callable[[str, str, "int | None"], AIPlayer]
 Clock = Callable[[], float]
 
 GAME_TITLES = {"tictactoe": "Tic-tac-toe", "connect4": "Connect Four", "gomoku": "Gomoku"}
+#: The level that proves the result; its search may report nothing until it is done.
+PERFECT_LEVEL = "perfect"
+#: Said of a ``perfect`` move whose search fell back to the heuristic (``solved`` is false).
+NOT_SOLVED = "not solved, best heuristic move"
 
 
 @dataclass(frozen=True)
@@ -132,11 +136,28 @@ def format_clock(seconds: float) -> str:
 
 @dataclass(frozen=True)
 class Analysis:
-    """A search to show on the board: ``result`` searched ``base`` (a copy of that position)."""
+    """A search to show on the board: ``result`` searched ``base`` (a copy of that position).
+
+    The scores in ``result.root_scores`` are from the view of ``base``'s side to
+    move (``viewer``): for a hint that is the human to move now, for the last AI
+    move it is the AI, before the move it then played (``played``).
+    """
 
     result: SearchResult
     base: GameState
     is_hint: bool
+    level: str
+    played: Move | None = None
+
+    @property
+    def viewer(self) -> int:
+        """The player whose scores these are (0 or 1)."""
+        return self.base.to_move
+
+    @property
+    def fell_back(self) -> bool:
+        """Whether a ``perfect`` search gave up proving and played a heuristic move."""
+        return self.level == PERFECT_LEVEL and not self.result.solved
 
 
 class GameSession:
@@ -161,6 +182,8 @@ class GameSession:
         self.match = self.settings.make_match(seed, player_factory)
         self.clocks = Clocks(now)
         self.progress: SearchResult | None = None
+        self.search_level: str | None = None
+        self._search_started = 0.0
         self.hint: SearchResult | None = None
         self.hint_ply: int | None = None
         self.note = ""
@@ -181,16 +204,22 @@ class GameSession:
 
     def adopt(self, match: Match) -> None:
         """Continue ``match`` (a loaded game) with fresh clocks and no pending search."""
-        self._invalidate()
-        self.match = Match(
+        adopted = Match(
             match.state, match.seats, seed=self.seed, player_factory=self.player_factory
         )
-        self.match.analyses = list(match.analyses)
-        self.settings = settings_of(self.match)
+        adopted.analyses = list(match.analyses)
+        settings = settings_of(adopted)  # may refuse the match: nothing has changed yet
+        self._invalidate()
+        self.match = adopted
+        self.settings = settings
         self._reset_play_state()
 
     def load(self, path: str) -> None:
-        """Load a saved game (the terminal's JSON); ``SaveFileError`` with a reason."""
+        """Load a saved game (the terminal's JSON); ``SaveFileError`` with a reason.
+
+        Nothing changes unless the whole file is good: the game being played (and
+        its running search) goes on after a failure.
+        """
         self.adopt(Match.load(path, seed=self.seed))
         self.note = f"Loaded {path}."
 
@@ -216,6 +245,7 @@ class GameSession:
         self.progress = None
         self.hint = None
         self.hint_ply = None
+        self.search_level = None
         self.note = ""
         self.moves_played = 0
         self._after_position_change()
@@ -312,9 +342,14 @@ class GameSession:
         if self.hint is not None and self.hint_ply == self.match.state.ply:
             return True
         self._invalidate()
-        self.worker.start(self.match, self.generation, HINT, None)
+        self._start_search(HINT, DEFAULT_LEVEL[self.match.game])
         self.note = "Looking for a hint…"
         return True
+
+    def _start_search(self, purpose: str, level: str) -> None:
+        self.search_level = level
+        self._search_started = self._now()
+        self.worker.start(self.match, self.generation, purpose, level)
 
     def move_now(self) -> bool:
         """Make the running search end now with its best move so far."""
@@ -331,7 +366,9 @@ class GameSession:
             return
         self._ai_due_at = None
         if self.match.ai_to_move:
-            self.worker.start(self.match, self.generation, MOVE, None)
+            self._start_search(
+                MOVE, self.match.seat_to_move.level or DEFAULT_LEVEL[self.match.game]
+            )
 
     def poll(self) -> bool:
         """Take in the worker's messages and start a due search; whether anything changed."""
@@ -357,22 +394,29 @@ class GameSession:
         if message.error is not None or result is None or result.move is None:
             self.note = f"The AI failed: {message.error or 'no move found'}"
             return
+        waited_s = self._now() - self._search_started
+        state = self.match.state
+        move = state.format_move(result.move)
+        fell_back = self.search_level == PERFECT_LEVEL and not result.solved
         if message.purpose == HINT:
             self.hint = result
-            self.hint_ply = self.match.state.ply
-            move = self.match.state.format_move(result.move)
-            self.note = f"Hint: {move} ({describe(result.score, solved=result.solved)})."
+            self.hint_ply = state.ply
+            how = NOT_SOLVED if fell_back else describe(result.score, solved=result.solved)
+            self.note = f"Hint: {move} ({how})."
             return
+        mover = state.player_names[state.to_move]
         self.generation += 1  # the position changes: nothing of this search is current
         self.match.play_ai_result(result)
         self._moved()
+        if fell_back:
+            self.note = f"{mover} played {move} after {waited_s:.1f} s: {NOT_SOLVED}."
 
     # --- what the window shows -------------------------------------------------
     def analysis(self, *, include_last_ai: bool = True) -> Analysis | None:
         """The search to draw: the hint for this position, else the last AI move's search."""
         state = self.match.state
         if self.hint is not None and self.hint_ply == state.ply:
-            return Analysis(self.hint, state.copy(), True)
+            return Analysis(self.hint, state.copy(), True, DEFAULT_LEVEL[self.match.game])
         if not include_last_ai:
             return None
         analyses = self.match.analyses
@@ -382,8 +426,23 @@ class GameSession:
                 base = state.copy()
                 while base.ply > index:
                     base.undo()
-                return Analysis(result, base, False)
+                level = self.match.seats[base.to_move].level or DEFAULT_LEVEL[self.match.game]
+                return Analysis(result, base, False, level, state.moves[index])
         return None
+
+    def board_text(self) -> str:
+        """The game and its board: ``Renju 15x15``, ``Gomoku standard 13x13``, ``Tic-tac-toe``."""
+        state = self.match.state
+        if isinstance(state, Gomoku):
+            size = f"{state.size}x{state.size}"
+            if state.rule is Rule.RENJU:
+                return f"Renju {size}"
+            if state.rule is Rule.FREESTYLE:
+                return f"Gomoku {size}"
+            return f"Gomoku {state.rule.value} {size}"
+        if isinstance(state, ConnectFour):
+            return f"Connect Four {state.width}x{state.height}"
+        return GAME_TITLES[self.match.game]
 
     def mode_text(self) -> str:
         seats = self.match.seats
@@ -399,25 +458,39 @@ class GameSession:
         return f"{self.match.state.player_names[outcome.winner]} wins."
 
     def turn_text(self) -> str:
-        """``Red to move (human)``, the AI's live progress, or the result."""
+        """``Red to move (human)``, or the result."""
         if self.game_over:
             return self.result_text()
         state = self.match.state
         seat = self.match.seat_to_move
-        who = f"{state.player_names[state.to_move]} to move ({seat.describe()})"
-        if self.thinking_for == MOVE or (seat.is_ai and self.thinking):
-            return f"{who}: thinking… {self.progress_text()}".rstrip()
-        if self.thinking_for == HINT:
-            return f"{who}: looking for a hint… {self.progress_text()}".rstrip()
-        return who
+        return f"{state.player_names[state.to_move]} to move ({seat.describe()})"
 
-    def progress_text(self) -> str:
-        """``depth 5, 12,345 nodes, best 4`` for the running search, or ``""``."""
-        result = self.progress
-        if result is None or not self.thinking:
+    def search_seconds(self) -> float:
+        """Seconds since the running search started (0 when none runs)."""
+        return self._now() - self._search_started if self.thinking else 0.0
+
+    def search_text(self) -> str:
+        """The running search, or ``""``: what it does, for how long, and how far it got.
+
+        ``thinking… depth 5, 12,345 nodes, 2.3 s, best d4``; before the first
+        report only the time, which the window refreshes while it waits: a
+        ``perfect`` search may report nothing until it has solved the position
+        (``solving… 4.2 s``).
+        """
+        if not self.thinking:
             return ""
+        if self.thinking_for == HINT:
+            verb = "looking for a hint…"
+        elif self.search_level == PERFECT_LEVEL:
+            verb = "solving…"
+        else:
+            verb = "thinking…"
+        elapsed = f"{self.search_seconds():.1f} s"
+        result = self.progress
+        if result is None:
+            return f"{verb} {elapsed}"
         best = "-" if result.move is None else self.match.state.format_move(result.move)
-        return f"depth {result.depth}, {result.nodes:,} nodes, best {best}"
+        return f"{verb} depth {result.depth}, {result.nodes:,} nodes, {elapsed}, best {best}"
 
     def clock_text(self) -> str:
         names = self.match.state.player_names

@@ -140,8 +140,17 @@ def blend(cold: tuple[int, int, int], hot: tuple[int, int, int], fraction: float
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 
+def cell_score(score: int, *, bound: bool = False, solved: bool = False) -> str:
+    """``short_score`` for a cell: ``≤+3`` when only an upper bound, ``D`` for a proven draw."""
+    if bound:
+        return f"≤{short_score(score)}"
+    if solved and score == scores.DRAW:
+        return "D"
+    return short_score(score)
+
+
 def short_score(score: int) -> str:
-    """A score short enough for a cell: ``W3`` (wins in 3 own moves), ``L2``, ``+42``, ``0``."""
+    """A score short enough for a cell: ``W3`` (wins in 3 own moves), ``L2``, ``+42``, ``+1.4k``."""
     if scores.is_decisive(score):
         own_moves = (scores.plies_to_end(score) + 1) // 2
         return f"{'W' if score > 0 else 'L'}{own_moves}"
@@ -149,4 +158,6 @@ def short_score(score: int) -> str:
         return "0"
     if abs(score) >= 10_000:
         return f"{score / 1000:+.0f}k"
+    if abs(score) >= 1000:
+        return f"{score / 1000:+.1f}k"
     return f"{score:+d}"

@@ -73,7 +73,12 @@ PV_FONT_SCALE = 0.34
 #: Heat map: the worst candidate's colour, the best one's, and the stipple-free alpha blend.
 HEAT_COLD = (70, 110, 220)
 HEAT_HOT = (230, 50, 40)
-HEAT_DIAMETER = 0.7
+#: The ghost piece of the player whose score a heat-map cell shows: a disc inside
+#: the heat square (Connect Four), a hollow stone ringed in its colour (Gomoku).
+GHOST_DIAMETER = 0.62
+GHOST_RING = 0.09
+#: Score text on a Connect Four ghost disc of each player (the contrasting colour).
+SCORE_INK = {"connect4": ("#ffffff", "#222222")}
 SCORE_FONT_SCALE = 0.26
 #: Scores are drawn as text only where a cell is at least this many pixels wide.
 SCORE_TEXT_MIN_CELL_PX = 34

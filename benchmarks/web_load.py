@@ -1,0 +1,394 @@
+"""Load on the web app: N simulated players play whole games against a server it starts.
+
+Run: ``.venv/bin/python benchmarks/web_load.py --players 50 --duration 120``
+
+Starts ``abgames web`` (a subprocess on 127.0.0.1, a temporary database), waits
+for its workers to warm up, then runs N players at once (async httpx), each
+playing whole games in turn: Gomoku ``hard``, Connect Four ``hard`` and
+tic-tac-toe ``perfect`` against the AI, a random legal move (near the stones in
+Gomoku) as the human, and following the game's event stream while the AI thinks
+(as the page does; ``--poll`` polls the state instead). It prints
+requests/s, p50/p95/p99 latency of the non-search requests (reading the state,
+playing a move), AI moves per minute, errors, lost moves (a move that was
+accepted but is missing from the game afterwards), and the server's memory
+(the server process plus its workers) over the run. It asserts no time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+#: The games the players cycle through: (game, level, options).
+GAMES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("gomoku", "hard", {}),
+    ("connect4", "hard", {}),
+    ("tictactoe", "perfect", {}),
+)
+MAX_PLAYERS = 200
+MAX_DURATION_S = 600.0
+#: How often a player polls while the AI thinks, and a human's "thinking" pause (seconds).
+POLL_S = 0.3
+HUMAN_PAUSE_S = 0.1
+#: How often the server's memory is sampled (seconds).
+MEMORY_EVERY_S = 5.0
+START_TIMEOUT_S = 120.0
+REQUEST_TIMEOUT_S = 30.0
+
+
+@dataclass
+class Figures:
+    latencies_ms: list[float] = field(default_factory=list)
+    server_ms: list[float] = field(default_factory=list)
+    by_kind: dict[str, list[float]] = field(default_factory=dict)
+    probe_ms: list[float] = field(default_factory=list)
+    requests: int = 0
+    errors: list[str] = field(default_factory=list)
+    games_started: int = 0
+    games_finished: int = 0
+    ai_moves: int = 0
+    lost_moves: int = 0
+    memory_mb: list[tuple[float, float, float]] = field(default_factory=list)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of process ``pid`` in MB (0 if it is gone)."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def memory_mb(pid: int) -> tuple[float, float]:
+    """(server, its children together: the workers) resident memory in MB."""
+    children: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            text = (task / "children").read_text()
+            children += [int(child) for child in text.split()]
+    return rss_mb(pid), sum(rss_mb(child) for child in children)
+
+
+def choose_move(state: dict[str, Any], rng: random.Random) -> int:
+    """A random legal move; in Gomoku one next to a stone when there is one."""
+    legal: list[int] = state["legal"]
+    if state["game"] == "gomoku" and state["moves"]:
+        width = state["board"]["width"]
+        cells = state["board"]["cells"]
+        near = [
+            move
+            for move in legal
+            if any(
+                0 <= (move // width) + dy < width
+                and 0 <= (move % width) + dx < width
+                and cells[move + dy * width + dx] is not None
+                for dy in (-1, 0, 1)
+                for dx in (-1, 0, 1)
+            )
+        ]
+        if near:
+            return rng.choice(near)
+    return rng.choice(legal)
+
+
+async def timed(
+    figures: Figures, client: httpx.AsyncClient, method: str, url: str, **kwargs: Any
+) -> httpx.Response:
+    """A non-search request, its latency recorded."""
+    start = time.perf_counter()
+    response = await client.request(method, url, **kwargs)
+    elapsed_ms = (time.perf_counter() - start) * 1000
+    figures.latencies_ms.append(elapsed_ms)
+    kind = f"{method} {'game' if url.count('/') == 3 else url.rsplit('/', 1)[-1]}"
+    figures.by_kind.setdefault(kind, []).append(elapsed_ms)
+    timing = response.headers.get("server-timing", "")
+    if timing.startswith("app;dur="):
+        figures.server_ms.append(float(timing[len("app;dur=") :]))
+    figures.requests += 1
+    if response.status_code >= 400:
+        figures.errors.append(
+            f"{method} {url.split('/')[-1]}: {response.status_code} {response.text[:80]}"
+        )
+    return response
+
+
+async def wait_for_turn(
+    client: httpx.AsyncClient, url: str, headers: dict[str, str], deadline: float
+) -> None:
+    """Follow the game's event stream until the AI has moved (as the page does)."""
+    with contextlib.suppress(httpx.HTTPError, asyncio.TimeoutError):
+        async with asyncio.timeout(max(0.1, deadline - time.monotonic())):
+            async with client.stream("GET", url, headers=headers) as response:
+                async for line in response.aiter_lines():
+                    if line.startswith("data: ") and (
+                        '"status":"your-turn"' in line or '"status":"over"' in line
+                    ):
+                        return
+
+
+async def play_games(
+    number: int,
+    client: httpx.AsyncClient,
+    deadline: float,
+    figures: Figures,
+    seed: int,
+    events: bool,
+) -> None:
+    rng = random.Random(seed + number)
+    round_ = number
+    while time.monotonic() < deadline:
+        game, level, options = GAMES[round_ % len(GAMES)]
+        round_ += 1
+        created = await timed(
+            figures,
+            client,
+            "POST",
+            "/api/games",
+            json={"game": game, "level": level, "options": options},
+        )
+        if created.status_code != 201:
+            await asyncio.sleep(1.0)
+            continue
+        figures.games_started += 1
+        data = created.json()
+        game_url = f"/api/games/{data['id']}"
+        headers = {"X-Game-Secret": data["secret"]}
+        state = data["state"]
+        accepted: list[int] = []  # every move the server accepted, in order
+        while time.monotonic() < deadline:
+            played = [entry["move"] for entry in state["moves"]]
+            if played[: len(accepted)] != accepted:
+                figures.lost_moves += 1
+                figures.errors.append(f"lost move in {game}")
+                break
+            if state["status"] == "over":
+                figures.games_finished += 1
+                break
+            if state["status"] == "your-turn":
+                await asyncio.sleep(HUMAN_PAUSE_S)
+                move = choose_move(state, rng)
+                answer = await timed(
+                    figures,
+                    client,
+                    "POST",
+                    f"{game_url}/moves",
+                    json={"move": move, "version": state["version"]},
+                    headers=headers,
+                )
+                if answer.status_code != 200:
+                    break
+                state = answer.json()
+                accepted = [entry["move"] for entry in state["moves"]]
+                continue
+            if events:
+                await wait_for_turn(client, f"{game_url}/events", headers, deadline)
+            else:
+                await asyncio.sleep(POLL_S)
+            before = len(state["moves"])
+            answer = await timed(figures, client, "GET", game_url, headers=headers)
+            if answer.status_code != 200:
+                break
+            state = answer.json()
+            if len(state["moves"]) > before:
+                figures.ai_moves += len(state["moves"]) - before
+                accepted = [entry["move"] for entry in state["moves"]]
+
+
+async def sample_memory(pid: int, deadline: float, figures: Figures, started: float) -> None:
+    while time.monotonic() < deadline:
+        figures.memory_mb.append((time.monotonic() - started, *memory_mb(pid)))
+        await asyncio.sleep(MEMORY_EVERY_S)
+    figures.memory_mb.append((time.monotonic() - started, *memory_mb(pid)))
+
+
+async def wait_until_ready(base: str, server: subprocess.Popen[bytes]) -> dict[str, Any]:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    async with httpx.AsyncClient(base_url=base, timeout=5.0) as client:
+        while True:
+            if server.poll() is not None:
+                raise SystemExit("the server stopped while starting")
+            with contextlib.suppress(httpx.TransportError):
+                health: dict[str, Any] = (await client.get("/api/health")).json()
+                if health["ready"] == health["workers"]:
+                    return health
+            if time.monotonic() > deadline:
+                raise SystemExit("the server's workers did not warm up in time")
+            await asyncio.sleep(0.2)
+
+
+#: A separate process that reads one Gomoku game's state every PROBE_EVERY_S seconds
+#: and prints the latencies: the server as a client with a CPU of its own sees it.
+PROBE_EVERY_S = 0.25
+PROBE = """
+import json, sys, time, httpx
+base, seconds, every = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+with httpx.Client(base_url=base, timeout=30) as http:
+    created = http.post("/api/games", json={"game": "gomoku", "mode": "human-human"}).json()
+    url, headers = "/api/games/" + created["id"], {"X-Game-Secret": created["secret"]}
+    for move in ("h8", "h9", "i8", "g7", "j9", "j7"):
+        http.post(url + "/moves", json={"move": move}, headers=headers)
+    latencies, end = [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        start = time.perf_counter()
+        http.get(url, headers=headers)
+        latencies.append((time.perf_counter() - start) * 1000)
+        time.sleep(every)
+print(json.dumps(latencies))
+"""
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+async def run(args: argparse.Namespace) -> int:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "load.sqlite3"
+        how = args.server.split() if args.server else ["-m", "abgames", "web"]
+        command = [sys.executable, *how, "--port", str(port)]
+        command += ["--db", str(db)]
+        command += ["--workers", str(args.workers), "--max-queue", str(args.max_queue)]
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=dict(os.environ))
+        try:
+            health = await wait_until_ready(base, server)
+            print(
+                f"server ready: {health['workers']} workers; {args.players} players for "
+                f"{args.duration:.0f} s",
+                flush=True,
+            )
+            figures = Figures()
+            probe = subprocess.Popen(
+                [sys.executable, "-c", PROBE, base, str(args.duration), str(PROBE_EVERY_S)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            started = time.monotonic()
+            deadline = started + args.duration
+            # One client for every player (as many connections as they need): making
+            # one client each costs the benchmark's own loop seconds at the start.
+            limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+            async with httpx.AsyncClient(
+                base_url=base, timeout=REQUEST_TIMEOUT_S, limits=limits
+            ) as shared:
+                tasks = [
+                    play_games(n, shared, deadline, figures, args.seed, not args.poll)
+                    for n in range(args.players)
+                ]
+                await asyncio.gather(sample_memory(server.pid, deadline, figures, started), *tasks)
+            elapsed = time.monotonic() - started
+            probe_out, _ = probe.communicate(timeout=60)
+            figures.probe_ms = json.loads(probe_out or "[]")
+            async with httpx.AsyncClient(base_url=base) as client:
+                health = (await client.get("/api/health")).json()
+        finally:
+            server.terminate()
+            try:
+                server.wait(30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    report(args, figures, elapsed, health)
+    return 0
+
+
+def report(
+    args: argparse.Namespace, figures: Figures, elapsed: float, health: dict[str, Any]
+) -> None:
+    latencies = figures.latencies_ms
+    print(f"players {args.players}, workers {args.workers}, {elapsed:.0f} s")
+    print(
+        f"games started {figures.games_started}, finished {figures.games_finished}; "
+        f"AI moves {health['ai_moves']} ({health['ai_moves'] / elapsed * 60:.0f} per minute)"
+    )
+    print(f"requests {figures.requests} ({figures.requests / elapsed:.1f}/s, non-search)")
+    if latencies:
+        print(
+            f"latency ms: p50 {percentile(latencies, 0.5):.1f}, "
+            f"p95 {percentile(latencies, 0.95):.1f}, p99 {percentile(latencies, 0.99):.1f}, "
+            f"max {max(latencies):.1f}, "
+            f"mean {statistics.fmean(latencies):.1f}"
+        )
+    for kind, values in sorted(figures.by_kind.items()):
+        print(
+            f"  {kind}: {len(values)} requests, p50 {percentile(values, 0.5):.1f}, "
+            f"p95 {percentile(values, 0.95):.1f} ms"
+        )
+    if figures.probe_ms:
+        probe = figures.probe_ms
+        print(
+            f"  a separate probe process reading a game's state: {len(probe)} requests, "
+            f"p50 {percentile(probe, 0.5):.1f}, p95 {percentile(probe, 0.95):.1f}, "
+            f"p99 {percentile(probe, 0.99):.1f} ms"
+        )
+    if figures.server_ms:
+        server = figures.server_ms
+        print(
+            f"  of which in the app (Server-Timing) ms: p50 {percentile(server, 0.5):.1f}, "
+            f"p95 {percentile(server, 0.95):.1f}, p99 {percentile(server, 0.99):.1f}"
+        )
+    print(f"errors {len(figures.errors)}, lost moves {figures.lost_moves}")
+    for error in figures.errors[:10]:
+        print(f"  {error}")
+    if figures.memory_mb:
+        step = max(1, len(figures.memory_mb) // 8)
+        samples = ", ".join(
+            f"{t:.0f}s {server:.0f}+{workers:.0f}"
+            for t, server, workers in [*figures.memory_mb[:-1:step], figures.memory_mb[-1]]
+        )
+        print(f"memory MB (server + workers): {samples}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--duration", type=float, default=120.0, help="seconds of play")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--max-queue", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--poll",
+        action="store_true",
+        help="poll the state while the AI thinks instead of following the event stream",
+    )
+    parser.add_argument(
+        "--server",
+        metavar="PYTHON_ARGS",
+        help="how to start the server instead of '-m abgames web' (e.g. under a profiler); "
+        "--port and --db are appended",
+    )
+    args = parser.parse_args()
+    if not 1 <= args.players <= MAX_PLAYERS:
+        parser.error(f"--players is 1..{MAX_PLAYERS}")
+    if not 1 <= args.duration <= MAX_DURATION_S:
+        parser.error(f"--duration is 1..{MAX_DURATION_S:.0f} seconds")
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,192 @@
+"""Make docs/screenshots/web-*.png: the web page on each game, in Debian's Chromium.
+
+Usage: ``.venv/bin/python scripts/web_screenshots.py [OUTPUT_DIR]``
+
+Needs Debian's ``chromium`` package (``/usr/bin/chromium``; Playwright drives it, no
+browser is downloaded). The script serves the app on a free 127.0.0.1 port over a
+temporary database, creates each game through the API with a fixed seed (so the AI's
+replies are the same every run), opens it in the page and plays the human moves by
+clicking, as a person would.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from abgames.ui.web.app import WebSettings, create_app
+
+OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1240, "height": 820}
+PHONE = {"width": 375, "height": 812}
+SEED = 7
+WAIT_MS = 120_000
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A file name, the game to create, the human moves (space-separated) and view switches."""
+
+    name: str
+    game: dict[str, Any]
+    moves: str
+    hint: bool = False
+    numbers: bool = False
+    viewport: dict[str, int] = field(default_factory=lambda: dict(DESKTOP))
+
+
+SCENES = (
+    Scene("web-tictactoe", {"game": "tictactoe", "level": "perfect"}, "b2 c1", hint=True),
+    Scene("web-connect4", {"game": "connect4", "level": "medium"}, "4 3 3", hint=True),
+    Scene(
+        "web-gomoku",
+        {"game": "gomoku", "mode": "human-human", "options": {"rule": "freestyle"}},
+        "h8 h9 i8 i9 j8 g8 j9 k10 j7 j10 j6 j5 k7 l6 i7 g7 h7 g9 l7",
+        numbers=True,
+    ),
+    Scene(
+        "web-gomoku-renju",
+        {"game": "gomoku", "mode": "human-human", "options": {"rule": "renju"}},
+        "h8 h9 i8 i10 j9 k9 j10 g10",
+        hint=True,
+    ),
+    Scene(
+        "web-phone",
+        {"game": "connect4", "level": "hard"},
+        "4 4 3",
+        viewport=dict(PHONE),
+    ),
+)
+
+
+def move_number(game: dict[str, Any], text: str) -> int:
+    """The page's move number (data-move) of a move in the game's notation."""
+    if game["game"] == "connect4":
+        return int(text) - 1
+    if game["game"] == "tictactoe":
+        return (int(text[1:]) - 1) * 3 + LETTERS.index(text[0])
+    size = int(game.get("options", {}).get("size", 15))
+    return (size - int(text[1:])) * size + LETTERS.index(text[0])
+
+
+@contextmanager
+def serve(db_path: Path) -> Iterator[str]:
+    """The app on a free 127.0.0.1 port (in a thread); yields its address."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app(WebSettings(db_path=db_path, workers=1))
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        if not thread.is_alive():
+            raise SystemExit("the web server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def create(base: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        f"{base}/api/games",
+        data=json.dumps({"seed": SEED, **body}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request) as response:
+        created: dict[str, Any] = json.load(response)
+        return created
+
+
+def settled(page: Any, moves: int) -> None:
+    """Wait for the person's turn with ``moves`` played (or the end); stop on a refusal."""
+    page.wait_for_selector(
+        f"#board[data-moves='{moves}'][data-status='your-turn'], "
+        "#board[data-status='over'], #notice:not([hidden])",
+        timeout=WAIT_MS,
+    )
+    if page.locator("#notice").is_visible():
+        raise SystemExit(f"the page refused a move: {page.locator('#notice').inner_text()}")
+
+
+def shoot(browser: Any, base: str, scene: Scene, output: Path) -> Path:
+    created = create(base, scene.game)
+    context = browser.new_context(base_url=base, viewport=scene.viewport)
+    page = context.new_page()
+    page.goto("/static/favicon.svg")  # same origin: the page's storage can be set
+    secrets = json.dumps({created["id"]: created["secret"]})
+    page.evaluate(
+        "([secrets, id]) => { localStorage.setItem('abgames:secrets', secrets);"
+        " localStorage.setItem('abgames:current', id); }",
+        [secrets, created["id"]],
+    )
+    page.goto(f"/#g={created['id']}")
+    played = len(created["state"]["moves"])
+    settled(page, played)
+    if scene.numbers:
+        page.check("#show-numbers")
+    human_vs_ai = scene.game.get("mode", "human-ai") == "human-ai"
+    for text in scene.moves.split():
+        page.click(f"#board [data-move='{move_number(scene.game, text)}']")
+        played += 2 if human_vs_ai else 1
+        settled(page, played)
+    if scene.hint:
+        page.click("#hint")
+        page.wait_for_selector("#board .hint", timeout=WAIT_MS)
+    page.mouse.move(0, 0)
+    page.wait_for_timeout(400)  # the drop animation ends
+    path = output / f"{scene.name}.png"
+    page.screenshot(path=str(path), full_page=scene.viewport == PHONE)
+    context.close()
+    return path
+
+
+def main(argv: list[str]) -> int:
+    from playwright.sync_api import sync_playwright
+
+    output = Path(argv[0]) if argv else OUTPUT
+    output.mkdir(parents=True, exist_ok=True)
+    if not Path(CHROMIUM).exists():
+        raise SystemExit(f"{CHROMIUM} is missing: apt-get install chromium")
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        serve(Path(folder) / "games.db") as base,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for scene in SCENES:
+            print(shoot(browser, base, scene, output))
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,169 @@
+"""Where numba caches the compiled kernels: decided once, before a kernel module is imported.
+
+numba keeps the machine code of ``@njit(cache=True)`` functions beside their source (the
+package's ``__pycache__``) when it can write there, else in the user's cache directory
+(``~/.cache/numba``); when it can write to neither (an install in a prefix the user cannot
+write, run by an account whose home is missing or read-only: a service, ``nobody``, a
+sandbox) it refuses to define the kernels at all ("cannot cache function ...: no locator
+available"), so even ``abgames --help`` fails.
+
+``configure()`` runs when ``abgames.ai`` is imported, so before any kernel module. It keeps
+numba's choice when the package's own directories are writable (a checkout, a user's
+virtualenv: ``abgames warmup`` fills that cache for every user) and otherwise, unless
+``NUMBA_CACHE_DIR`` is set already, sets it to the first writable of
+
+1. ``$XDG_CACHE_HOME/abgames/numba`` (``~/.cache/abgames/numba``), kept between runs;
+2. ``<temp dir>/abgames-<uid>/numba``, private to the user (kept until the temp
+   directory is cleaned);
+3. a fresh private temporary directory (compiled again on every start, but it runs).
+
+The variable is set in ``os.environ``, so engines started as child processes (the
+arena, the web app's workers) use the same cache.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import stat
+import sys
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+#: numba's environment variable for a cache directory of the user's choice.
+CACHE_DIR_VARIABLE = "NUMBA_CACHE_DIR"
+#: The sub-packages whose modules hold ``@njit(cache=True)`` kernels.
+KERNEL_PACKAGES = ("connect4", "gomoku")
+#: Below the user's cache directory (``~/.cache``).
+USER_CACHE_SUBDIR = Path("abgames") / "numba"
+
+
+def kernel_dirs() -> tuple[Path, ...]:
+    """The directories of the kernel modules (numba caches beside them when it can)."""
+    here = Path(__file__).resolve().parent
+    return tuple(here / name for name in KERNEL_PACKAGES)
+
+
+def can_write(directory: Path) -> bool:
+    """Whether ``directory`` can be made and written, tested as numba tests it (a file)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError:
+        return False
+    return True
+
+
+def user_cache_dir(environ: Mapping[str, str]) -> Path | None:
+    """``$XDG_CACHE_HOME/abgames/numba``, else ``~/.cache/abgames/numba``; ``None`` when
+    neither names an absolute path (no home)."""
+    xdg = environ.get("XDG_CACHE_HOME", "")
+    if os.path.isabs(xdg):
+        return Path(xdg) / USER_CACHE_SUBDIR
+    home = environ.get("HOME") or os.path.expanduser("~")
+    if not os.path.isabs(home):
+        return None
+    return Path(home) / ".cache" / USER_CACHE_SUBDIR
+
+
+def _user_id() -> str:
+    getuid = getattr(os, "getuid", None)
+    return str(getuid()) if getuid is not None else os.environ.get("USERNAME", "user")
+
+
+def private_temp_dir(temp_root: Path) -> Path | None:
+    """``<temp_root>/abgames-<uid>/numba`` if that is the user's own directory, closed to
+    others (cached code is loaded and run: nobody else may plant it); else ``None``."""
+    owner = temp_root / f"abgames-{_user_id()}"
+    try:
+        owner.mkdir(mode=0o700, exist_ok=True)
+        info = owner.lstat()
+    except OSError:
+        return None
+    getuid = getattr(os, "getuid", None)
+    if not stat.S_ISDIR(info.st_mode) or info.st_mode & 0o077:
+        return None
+    if getuid is not None and info.st_uid != getuid():
+        return None
+    return owner / "numba"
+
+
+def choose_cache_dir(
+    environ: Mapping[str, str],
+    *,
+    package_dirs: tuple[Path, ...] | None = None,
+    writable: Callable[[Path], bool] = can_write,
+    temp_root: Path | None = None,
+) -> str | None:
+    """The directory to give numba, or ``None`` to leave numba's own choice (see above)."""
+    if environ.get(CACHE_DIR_VARIABLE):
+        return None
+    dirs = kernel_dirs() if package_dirs is None else package_dirs
+    if all(writable(directory / "__pycache__") for directory in dirs):
+        return None
+    user_dir = user_cache_dir(environ)
+    if user_dir is not None and writable(user_dir):
+        return str(user_dir)
+    private = private_temp_dir(temp_root or Path(tempfile.gettempdir()))
+    if private is not None and writable(private):
+        return str(private)
+    try:
+        fresh = tempfile.mkdtemp(prefix="abgames-numba-")
+    except OSError:
+        return None  # nowhere to write: numba says so when a kernel is defined
+    atexit.register(shutil.rmtree, fresh, ignore_errors=True)
+    return fresh
+
+
+def configure() -> str | None:
+    """Apply ``choose_cache_dir`` to this process (and its children); returns the
+    directory set, or ``None`` when numba's own choice stands."""
+    chosen = choose_cache_dir(os.environ)
+    if chosen is None:
+        return None
+    os.environ[CACHE_DIR_VARIABLE] = chosen
+    config = sys.modules.get("numba.core.config")
+    if config is not None and not getattr(config, "CACHE_DIR", ""):
+        setattr(config, "CACHE_DIR", chosen)  # noqa: B010 - numba read the environment before we were imported
+    return chosen
+
+
+def is_cached(source: Path) -> bool | None:
+    """Whether numba's cache holds compiled code for the kernels of the module file
+    ``source``, none of it older than the source: ``False`` means that importing or
+    calling them compiles. ``None`` when this numba's cache layout is not the one known.
+
+    Cheap (a few ``stat`` calls) but imports numba: it asks numba's own locators, in
+    numba's order, where the code of ``source`` is cached.
+    """
+    try:
+        from numba.core import caching
+
+        # CacheImpl since numba 0.60 or so, _CacheImpl before.
+        impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+        locator_classes = list(impl._locator_classes)  # type: ignore[union-attr]
+    except (ImportError, AttributeError, TypeError):
+        return None
+
+    def probe() -> None:
+        """A function of ``source`` as numba's locators see one (only its file counts)."""
+
+    directory: Path | None = None
+    for locator_class in locator_classes:
+        try:
+            locator = locator_class.from_function(probe, str(source))
+            if locator is not None:
+                directory = Path(locator.get_cache_path())
+                break
+        except Exception:  # a layout this code does not know
+            return None
+    if directory is None:
+        return False
+    try:
+        indexes = list(directory.glob(f"{source.stem}.*.nbi"))
+        modified = source.stat().st_mtime
+        return bool(indexes) and all(index.stat().st_mtime >= modified for index in indexes)
+    except OSError:
+        return None

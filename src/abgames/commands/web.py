@@ -1,0 +1,110 @@
+"""``abgames web``: serve the web app (uvicorn) and print its address."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sqlite3
+import sys
+import threading
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_WORKERS = 2
+#: Seconds after start-up before --open points the browser at the page.
+OPEN_DELAY_S = 1.0
+#: Seconds Ctrl-C waits for open requests (event streams) before closing them.
+SHUTDOWN_GRACE_S = 2
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "web",
+        help="play in the browser (starts a local web server)",
+        description="Serve the web app: every game in the browser, saved as you play. "
+        "Binds to 127.0.0.1 unless --host says otherwise.",
+    )
+    parser.add_argument("--host", default=DEFAULT_HOST, help="address to listen on")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to listen on")
+    parser.add_argument("--open", action="store_true", help="open the page in the browser")
+    parser.add_argument(
+        "--db", metavar="PATH", help="SQLite file of the games (default: in your data directory)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=DEFAULT_WORKERS,
+        help=f"AI searches run at once, one process each (default {DEFAULT_WORKERS})",
+    )
+    parser.add_argument(
+        "--max-queue", type=int, default=200, help="searches that may wait for a worker"
+    )
+    parser.add_argument(
+        "--no-warmup",
+        action="store_true",
+        help="start at once without loading the engines' kernels in the workers "
+        "(the first Gomoku or perfect Connect Four move then waits for them)",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from abgames.ui.web.app import WebSettings, create_app
+    from abgames.ui.web.store import GameStore, default_db_path
+
+    if not 0 < args.port < 65536:
+        print(f"abgames web: port {args.port} is not 1..65535", file=sys.stderr)
+        return 2
+    if not 1 <= args.workers <= 64:
+        print("abgames web: --workers is 1..64", file=sys.stderr)
+        return 2
+    if args.max_queue < 0:
+        print("abgames web: --max-queue is 0 or more", file=sys.stderr)
+        return 2
+    db_path = Path(args.db) if args.db else default_db_path()
+    try:
+        GameStore(db_path).close()  # creates or migrates it now, so a bad path is one line
+    except (OSError, sqlite3.Error, RuntimeError) as error:
+        print(f"abgames web: cannot use {db_path} for the games: {error}", file=sys.stderr)
+        return 2
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((args.host, args.port))
+    except OSError as error:
+        listener.close()
+        print(
+            f"abgames web: cannot listen on {args.host}:{args.port}: "
+            f"{error.strerror or error} (try another --port)",
+            file=sys.stderr,
+        )
+        return 2
+    settings = WebSettings(
+        db_path=db_path,
+        workers=args.workers,
+        max_queue=args.max_queue,
+        warm=not args.no_warmup,
+    )
+    app = create_app(settings)
+    shown_host = f"[{args.host}]" if ":" in args.host else args.host
+    address = f"http://{shown_host}:{args.port}/"
+    print(f"abgames web: serving on {address} (games in {db_path}); Ctrl-C stops", flush=True)
+    if args.open:
+        threading.Timer(OPEN_DELAY_S, webbrowser.open, args=(address,)).start()
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        # Open event streams never end by themselves: give them this long at Ctrl-C.
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
+    )
+    server = uvicorn.Server(config)
+    server.run(sockets=[listener])
+    return 0 if server.started else 2

@@ -1,0 +1,131 @@
+"""``create_app(settings)``: the web app (FastAPI) with its store, search pool and pages.
+
+Nothing happens at import time: the store opens and the pool's workers start in
+the app's lifespan, so each test can make a fresh app over a temporary database.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from abgames.ui.web import games_routes, learn_routes, pages
+from abgames.ui.web.pool import SearchPool
+from abgames.ui.web.security import BodyLimit, SecurityHeaders, ServerTiming
+from abgames.ui.web.service import ORPHAN_GRACE_S, Busy, GameService, WebError
+from abgames.ui.web.store import GameStore, default_db_path
+
+STATIC_DIR = Path(__file__).parent / "static"
+#: Largest request body accepted (a 22x22 Gomoku save file is about 3 kB).
+MAX_BODY_BYTES = 64 * 1024
+
+log = logging.getLogger("abgames.web")
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """How the app runs: where games are stored, how many searches run at once."""
+
+    db_path: Path = field(default_factory=default_db_path)
+    workers: int = 2
+    max_queue: int = 200
+    warm: bool = True
+    max_body_bytes: int = MAX_BODY_BYTES
+    static_dir: Path = STATIC_DIR
+    orphan_grace_s: float = ORPHAN_GRACE_S
+    #: ``"module:name"`` of a stand-in for ``make_player`` in the workers (tests only).
+    player_factory: str | None = None
+
+
+def create_app(settings: WebSettings | None = None) -> FastAPI:
+    """The app; its lifespan opens the store and starts the pool (and closes them)."""
+    chosen = settings or WebSettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = GameStore(chosen.db_path)
+        pool = SearchPool(
+            chosen.workers, chosen.max_queue, warm=chosen.warm, player_factory=chosen.player_factory
+        )
+        await pool.start()
+        service = GameService(store, pool, orphan_grace_s=chosen.orphan_grace_s)
+        service.start()
+        app.state.service = service
+        # What is loaded by now lives as long as the server: keep it out of the
+        # collector's full passes, which would otherwise pause every request.
+        gc.collect()
+        gc.freeze()
+        try:
+            yield
+        finally:
+            await service.close()
+            await pool.close()
+            store.close()
+            gc.unfreeze()
+
+    app = FastAPI(
+        title="abgames",
+        summary="Tic-tac-toe, Connect Four and Gomoku against alpha-beta search",
+        lifespan=lifespan,
+    )
+    app.state.settings = chosen
+    app.state.static_dir = chosen.static_dir
+    app.include_router(pages.router)
+    app.include_router(games_routes.router)
+    app.include_router(learn_routes.router)
+    app.mount("/static", StaticFiles(directory=chosen.static_dir, check_dir=False), name="static")
+    _add_error_handlers(app)
+    app.add_middleware(BodyLimit, max_bytes=chosen.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(ServerTiming)
+    return app
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(WebError)
+    async def web_error(_request: Request, error: WebError) -> JSONResponse:
+        headers = {"Retry-After": str(error.retry_after_s)} if isinstance(error, Busy) else None
+        return JSONResponse({"error": error.message}, status_code=error.status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": describe_validation(error)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        text = error.detail if isinstance(error.detail, str) else "request refused"
+        if error.status_code == 404:
+            text = "there is nothing here"
+        return JSONResponse(
+            {"error": text}, status_code=error.status_code, headers=getattr(error, "headers", None)
+        )
+
+    @app.exception_handler(Exception)
+    async def crash(_request: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=error)
+        return JSONResponse({"error": "the server failed; the game is kept"}, status_code=500)
+
+
+def describe_validation(error: RequestValidationError) -> str:
+    """The first schema error in one line: ``body.move: Input should be a valid integer``."""
+    problems = error.errors()
+    if not problems:
+        return "the request is not valid"
+    first = problems[0]
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    message = str(first.get("msg", "is not valid"))
+    if first.get("type") == "json_invalid":
+        return "the request body is not valid JSON"
+    if first.get("type") == "missing":
+        return f"{where} is missing" if where else "the request body is missing"
+    return f"{where}: {message}" if where else message

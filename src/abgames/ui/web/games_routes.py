@@ -1,0 +1,156 @@
+"""The /api/games routes: create, import, read, move, undo, hint, move now, new, control,
+record and the event stream. Each is a thin call on ``GameService``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+
+from abgames.ui.web.models import Analysis, ControlRequest, Created, CreateGame, MoveRequest, State
+from abgames.ui.web.service import BadInput, GameService, LiveGame, NotFound
+
+#: Seconds between keep-alive comments on an idle event stream.
+PING_S = 15.0
+#: What a game id looks like (``secrets.token_urlsafe``); anything else is unknown.
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+MAX_SECRET = 100
+JSON = "application/json"
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+def service_of(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+Service = Annotated[GameService, Depends(service_of)]
+
+
+async def game_of(
+    game_id: str,
+    service: Service,
+    x_game_secret: Annotated[str | None, Header(max_length=MAX_SECRET)] = None,
+) -> LiveGame:
+    """The game named in the path, if the request carries its secret (403/404 otherwise)."""
+    if not GAME_ID.match(game_id):
+        raise NotFound("there is no such game")
+    return await service.authorised(game_id, x_game_secret)
+
+
+Game = Annotated[LiveGame, Depends(game_of)]
+
+
+async def created(service: GameService, live: LiveGame, secret: str) -> JSONResponse:
+    body = {"id": live.id, "secret": secret, "state": await service.snapshot(live)}
+    return JSONResponse(body, status_code=201)
+
+
+@router.post("", status_code=201, response_model=Created, summary="Start a game")
+async def create_game(body: CreateGame, service: Service) -> JSONResponse:
+    live, secret = await service.create(
+        body.game, body.mode, body.first, body.level, dict(body.options), body.seed
+    )
+    return await created(service, live, secret)
+
+
+@router.post("/import", status_code=201, response_model=Created, summary="Load a saved game")
+async def import_game(request: Request, service: Service) -> JSONResponse:
+    """The body is a save file (docs/save-format.md); a bad one is refused naming the fault."""
+    raw = await request.body()
+    try:
+        record = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        message = getattr(error, "msg", "not UTF-8 text")
+        raise BadInput(f"this is not a saved game (bad JSON: {message})") from None
+    live, secret = await service.import_record(record)
+    return await created(service, live, secret)
+
+
+@router.get("/{game_id}", response_model=State, summary="The game's state")
+async def read_game(live: Game, service: Service) -> Response:
+    await service.touch(live)
+    return Response(await service.snapshot_json(live), media_type=JSON)
+
+
+@router.post("/{game_id}/moves", response_model=State, summary="Play a move")
+async def play_move(body: MoveRequest, live: Game, service: Service) -> Response:
+    """A human's move; the AI's reply, if any, starts in the background (follow /events)."""
+    await service.play(live, body.move, body.version)
+    return Response(await service.snapshot_json(live), media_type=JSON)
+
+
+@router.post("/{game_id}/undo", response_model=State, summary="Take back a turn")
+async def undo(live: Game, service: Service) -> Response:
+    await service.undo(live)
+    return Response(await service.snapshot_json(live), media_type=JSON)
+
+
+@router.post("/{game_id}/hint", response_model=Analysis, summary="Suggest a move")
+async def hint(live: Game, service: Service) -> JSONResponse:
+    return JSONResponse(await service.hint(live))
+
+
+@router.post("/{game_id}/move-now", response_model=State, summary="Stop the AI's search")
+async def move_now(live: Game, service: Service) -> Response:
+    """The running search ends soon and plays its best move so far."""
+    await service.move_now(live)
+    return Response(await service.snapshot_json(live), media_type=JSON)
+
+
+@router.post("/{game_id}/new", response_model=State, summary="Start over")
+async def new_game(live: Game, service: Service) -> Response:
+    await service.restart(live)
+    return Response(await service.snapshot_json(live), media_type=JSON)
+
+
+@router.post("/{game_id}/control", response_model=State, summary="AI vs AI: pause, step")
+async def control(body: ControlRequest, live: Game, service: Service) -> Response:
+    await service.control(live, body.action, body.delay_ms)
+    return Response(await service.snapshot_json(live), media_type=JSON)
+
+
+@router.get("/{game_id}/record", summary="Download the save file")
+async def record(live: Game) -> JSONResponse:
+    name = f"abgames-{live.match.game}-{live.id[:8]}.json"
+    return JSONResponse(
+        live.match.to_record(),
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@router.get("/{game_id}/events", summary="Server-sent events: state, progress, queued")
+async def events(request: Request, live: Game, service: Service) -> StreamingResponse:
+    """``text/event-stream`` of ``state``, ``progress`` and ``queued`` events."""
+
+    async def stream() -> AsyncIterator[str]:
+        async with service.subscription(live) as queue:
+            await service.touch(live)
+            yield _event("state", await service.snapshot(live))
+            while True:
+                try:
+                    kind, data = await asyncio.wait_for(queue.get(), PING_S)
+                except TimeoutError:
+                    if await request.is_disconnected():
+                        break
+                    yield ": ping\n\n"
+                    continue
+                if kind == "close":
+                    break
+                yield _event(kind, data)
+
+    return StreamingResponse(
+        stream(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+def _event(kind: str, data: Any) -> str:
+    return f"event: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"

@@ -1,0 +1,541 @@
+// The page's controller: owns the game (its id, secret and latest state) and its event
+// stream, turns clicks and keys into API calls and redraws from the server's state.
+// It holds no rules: legality, forbidden points and the outcome come from the server.
+import { GameClient, createGame, importGame, meta as fetchMeta } from "./api.js";
+import * as tictactoe from "./board-tictactoe.js";
+import * as connect4 from "./board-connect4.js";
+import * as gomoku from "./board-gomoku.js";
+import { GAME_TITLES, MODE_LABELS, playerName, seatName } from "./names.js";
+import { NewGameForm } from "./newgame.js";
+import { renderAnalysis } from "./panel-analysis.js";
+import { copyText, movesText, renderMoves } from "./panel-moves.js";
+import { renderProgress } from "./panel-progress.js";
+import * as storage from "./storage.js";
+
+const VIEWS = { tictactoe, connect4, gomoku };
+const RECONNECT_MS = [500, 1000, 2000, 4000];
+// The pause between moves of a new AI-vs-AI game (the desktop's AI_AI_PAUSE_S).
+const AI_AI_DELAY_MS = 400;
+// Heat-map scores are written only in cells at least this wide (the desktop's rule).
+const MIN_SCORE_CELL_PX = 34;
+const $ = (selector) => document.querySelector(selector);
+
+/**
+ * Set the pause between an AI-vs-AI game's moves. A running game is paused with the new
+ * delay and resumed: a delay change alone, mid-search, would leave the server waiting
+ * for an answer it has discarded (see WEB_API.md, the 18:10 request).
+ */
+async function setPace(client, state, delayMs) {
+  if (state.paused || state.outcome) return client.control(null, delayMs);
+  await client.control("pause", delayMs);
+  return client.control("resume");
+}
+
+class Controller {
+  constructor() {
+    this.meta = null;
+    this.client = null;
+    this.state = null;
+    this.progress = null;
+    this.queuePosition = null;
+    this.hintPending = false;
+    this.cursor = null;
+    this.keyboard = false;
+    this.stream = null;
+    this.renderedMoves = -1;
+    this.renderedId = null;
+    this.note = null; // {text, version}: a remark on the status line until the state changes
+  }
+
+  async start() {
+    this.bind();
+    try {
+      this.meta = await fetchMeta();
+    } catch (error) {
+      this.notice(error.message);
+      return;
+    }
+    this.form = new NewGameForm($("#new-game-dialog"), this.meta, (settings) => this.create(settings));
+    window.addEventListener("hashchange", () => this.resume());
+    await this.resume();
+  }
+
+  bind() {
+    const board = $("#board");
+    board.addEventListener("click", (event) => this.clicked(event));
+    board.addEventListener("keydown", (event) => this.key(event));
+    // The pointer hides the keyboard cursor without a redraw: replacing the SVG between
+    // pointerdown and click would lose the click.
+    const hideCursor = () => {
+      this.keyboard = false;
+      for (const mark of board.querySelectorAll(".cursor, .cursor-disc")) mark.remove();
+    };
+    board.addEventListener("pointerdown", hideCursor);
+    board.addEventListener("blur", hideCursor);
+    // Scores are written in the heat map only where a cell is big enough to read them.
+    new ResizeObserver(() => this.markCellSize()).observe(board);
+    $("#new-game").addEventListener("click", () => this.form && this.form.open(this.state));
+    $("#restart").addEventListener("click", () => this.act(() => this.client.restart()));
+    $("#undo").addEventListener("click", () => this.act(() => this.client.undo()));
+    $("#hint").addEventListener("click", () => this.hint());
+    $("#move-now").addEventListener("click", () => this.act(() => this.client.moveNow()));
+    $("#save").addEventListener("click", () => this.save());
+    $("#load").addEventListener("click", () => $("#load-file").click());
+    $("#load-file").addEventListener("change", (event) => this.load(event.target));
+    $("#copy-moves").addEventListener("click", () => this.copyMoves());
+    const toggles = ["show-analysis", "show-numbers", "show-forbidden"];
+    const preferences = storage.preferences();
+    for (const id of toggles) {
+      const box = $(`#${id}`);
+      if (typeof preferences[id] === "boolean") box.checked = preferences[id];
+      box.addEventListener("change", () => {
+        storage.setPreference(id, box.checked);
+        this.draw();
+      });
+    }
+    $("#pause").addEventListener("click", () => {
+      const action = this.state && this.state.paused ? "resume" : "pause";
+      this.act(() => this.client.control(action));
+    });
+    $("#step").addEventListener("click", () => this.act(() => this.client.control("step")));
+    $("#speed").addEventListener("input", (event) => this.showSpeed(event.target.value));
+    $("#speed").addEventListener("change", (event) => {
+      const delay = Number.parseInt(event.target.value, 10);
+      this.act(() => setPace(this.client, this.state, delay));
+    });
+  }
+
+  // --- which game ----------------------------------------------------------
+  async resume() {
+    const wanted = storage.gameToResume();
+    if (!wanted) {
+      this.showEmpty();
+      return;
+    }
+    if (this.client && this.client.id === wanted.id) return;
+    if (!wanted.secret) {
+      this.notice("This game was started in another browser: its key is not here. Start a new game.");
+      this.showEmpty();
+      return;
+    }
+    await this.open(new GameClient(wanted.id, wanted.secret));
+  }
+
+  async open(client, state = null) {
+    this.stopStream();
+    this.client = client;
+    this.state = null;
+    this.progress = null;
+    this.queuePosition = null;
+    this.hintPending = false;
+    this.cursor = null;
+    this.renderedId = null;
+    storage.setFragment(client.id);
+    try {
+      this.apply(state || (await client.state()));
+    } catch (error) {
+      this.client = null;
+      if (error.status === 404 || error.status === 403) {
+        storage.forget(client.id);
+        this.notice(`That game is gone (${error.message}). Start a new game.`);
+        this.showEmpty();
+        return;
+      }
+      this.notice(error.message);
+      this.client = client;
+    }
+    storage.remember(client.id, client.secret);
+    this.follow(client);
+  }
+
+  async create(settings) {
+    const created = await createGame(settings);
+    this.notice(null);
+    const client = new GameClient(created.id, created.secret);
+    let state = created.state;
+    if (settings.mode === "ai-ai" && !state.delay_ms) {
+      // A watchable pace from the first moves (the server starts at full speed).
+      try {
+        state = await setPace(client, state, AI_AI_DELAY_MS);
+      } catch (error) {
+        // the game plays on at the server's pace
+      }
+    }
+    await this.open(client, state);
+  }
+
+  showEmpty() {
+    $("#board").replaceChildren();
+    $("#title").textContent = "";
+    this.setStatus("Choose a game to start.");
+    this.updateButtons();
+    if (this.form) this.form.open();
+  }
+
+  // --- the event stream --------------------------------------------------------
+  stopStream() {
+    if (this.stream) this.stream.abort();
+    this.stream = null;
+  }
+
+  async follow(client) {
+    const stream = new AbortController();
+    this.stream = stream;
+    let failures = 0;
+    while (!stream.signal.aborted) {
+      let lost = null;
+      try {
+        await client.events((kind, data) => {
+          failures = 0;
+          this.event(kind, data);
+        }, stream.signal);
+      } catch (error) {
+        lost = error;
+      }
+      if (stream.signal.aborted) return;
+      if (lost && (lost.status === 403 || lost.status === 404)) {
+        this.notice(`This game is no longer available: ${lost.message}`);
+        return;
+      }
+      this.setConnection(false);
+      const wait = RECONNECT_MS[Math.min(failures, RECONNECT_MS.length - 1)];
+      failures += 1;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      if (stream.signal.aborted) return;
+      try {
+        this.apply(await client.state(), { force: true });
+        this.setConnection(true);
+      } catch (error) {
+        // still away: try again
+      }
+    }
+  }
+
+  event(kind, data) {
+    this.setConnection(true);
+    if (kind === "state") {
+      this.apply(data);
+    } else if (kind === "progress") {
+      this.progress = data;
+      this.drawProgress();
+    } else if (kind === "queued") {
+      this.queuePosition = data.position;
+      this.drawProgress();
+    }
+  }
+
+  setConnection(connected) {
+    const element = $("#connection");
+    element.hidden = connected;
+    element.textContent = connected ? "" : "Connection to the server lost: reconnecting…";
+  }
+
+  // --- state ---------------------------------------------------------------------
+  /** Take in a state from the server, unless a newer one is already shown (``force``: always). */
+  apply(state, { force = false } = {}) {
+    if (!state || !this.client || state.id !== this.client.id) return;
+    if (!force && this.state && state.version < this.state.version) return;
+    const previous = this.state;
+    this.state = state;
+    const searching = state.status === "thinking" || this.hintPending;
+    if (!searching || !previous || previous.version !== state.version) this.progress = null;
+    this.queuePosition = state.queue_position;
+    if (this.cursor === null) this.cursor = this.initialCursor();
+    this.draw();
+  }
+
+  initialCursor() {
+    const state = this.state;
+    const view = VIEWS[state.game];
+    if (state.last_move !== null && state.last_move !== undefined) return view.cursorOf(state, state.last_move);
+    return { x: Math.floor(state.board.width / 2), y: Math.floor(state.board.height / 2) };
+  }
+
+  overlay() {
+    const state = this.state;
+    const analysis = $("#show-analysis").checked ? state.analysis : null;
+    const hintFor = state.analysis && state.analysis.hint && state.analysis.ply === state.moves.length;
+    const animate =
+      this.renderedId === state.id && state.moves.length === this.renderedMoves + 1;
+    return {
+      legal: new Set(state.legal),
+      analysis,
+      hint: hintFor ? state.analysis.move : null,
+      numbers: $("#show-numbers").checked,
+      forbidden: $("#show-forbidden").checked ? state.forbidden : [],
+      cursor: this.keyboard ? this.cursor : null,
+      animate,
+    };
+  }
+
+  draw() {
+    const state = this.state;
+    if (!state) return;
+    const view = VIEWS[state.game];
+    const svg = view.render(state, this.overlay());
+    this.renderedId = state.id;
+    this.renderedMoves = state.moves.length;
+    const board = $("#board");
+    board.replaceChildren(svg);
+    board.dataset.game = state.game;
+    board.dataset.status = state.status;
+    board.dataset.version = state.version;
+    board.dataset.moves = state.moves.length;
+    this.markCellSize();
+    $("#title").textContent = this.title();
+    this.setStatus(this.statusText());
+    this.drawProgress();
+    renderAnalysis($("#analysis"), state, $("#show-analysis").checked);
+    renderMoves($("#move-list"), state);
+    this.updateButtons();
+  }
+
+  markCellSize() {
+    const board = $("#board");
+    if (!this.state) return;
+    const cells = this.state.board.width + (this.state.game === "gomoku" ? 1.2 : 0.6);
+    board.classList.toggle("small-cells", board.clientWidth / cells < MIN_SCORE_CELL_PX);
+  }
+
+  drawProgress() {
+    const state = this.state;
+    if (!state) return;
+    const thinking = state.status === "thinking" || this.hintPending;
+    const who = this.hintPending && state.status !== "thinking"
+      ? "Hint search"
+      : `${seatName(state, state.to_move)} searching`;
+    renderProgress($("#progress"), {
+      status: thinking ? "thinking" : state.status,
+      progress: this.progress,
+      queuePosition: this.queuePosition,
+      who,
+    });
+  }
+
+  title() {
+    const state = this.state;
+    const parts = [GAME_TITLES[state.game]];
+    const options = state.options || {};
+    if (state.game === "gomoku") parts.push(`${options.rule || "freestyle"} ${state.board.width}×${state.board.height}`);
+    if (state.game === "connect4") parts.push(`${state.board.width}×${state.board.height}`);
+    parts.push(MODE_LABELS[state.mode] || state.mode);
+    const levels = state.seats.filter((seat) => seat.kind === "ai").map((seat) => seat.level);
+    if (levels.length) parts.push(`level ${[...new Set(levels)].join("/")}`);
+    return parts.join(" · ");
+  }
+
+  statusText() {
+    const state = this.state;
+    const mover = seatName(state, state.to_move);
+    let text;
+    if (state.outcome) {
+      text = state.outcome.text.endsWith(".") ? state.outcome.text : `${state.outcome.text}.`;
+      if (state.mode === "human-ai" && state.outcome.winner !== null) {
+        text += state.seats[state.outcome.winner].kind === "human" ? " You win!" : " The AI wins.";
+      }
+    } else if (state.status === "thinking") {
+      text = `${mover} is thinking…`;
+    } else if (state.status === "queued") {
+      text = `${mover} waits for a free AI.`;
+    } else if (state.status === "paused") {
+      text = `Paused: ${mover} to move.`;
+    } else if (state.status === "your-turn") {
+      text = state.mode === "human-ai" ? `Your move (${playerName(state.game, state.to_move)}).` : `${mover} to move.`;
+    } else {
+      text = `${mover} to move.`;
+    }
+    if (state.message) text += ` ${state.message}`;
+    if (this.note && this.note.version === state.version) text += ` ${this.note.text}`;
+    return text;
+  }
+
+  /** Add ``text`` to the status line until the game's state changes. */
+  remark(text) {
+    if (!this.state) return;
+    this.note = { text, version: this.state.version };
+    this.draw();
+  }
+
+  setStatus(text) {
+    const status = $("#status");
+    if (status.textContent !== text) status.textContent = text;
+  }
+
+  /** Show an error or note (role=alert); null clears it. */
+  notice(text) {
+    const element = $("#notice");
+    element.textContent = text || "";
+    element.hidden = !text;
+  }
+
+  updateButtons() {
+    const state = this.state;
+    const has = Boolean(state && this.client);
+    const over = has && Boolean(state.outcome);
+    const humanTurn = has && state.status === "your-turn";
+    const searching = has && (state.status === "thinking" || state.status === "queued");
+    $("#restart").disabled = !has;
+    $("#undo").disabled = !has || state.moves.length === 0 || state.mode === "ai-ai" && !state.paused;
+    $("#hint").disabled = !humanTurn || this.hintPending;
+    $("#move-now").disabled = !(searching || this.hintPending);
+    $("#save").disabled = !has;
+    $("#copy-moves").disabled = !has || state.moves.length === 0;
+    const watching = has && state.mode === "ai-ai";
+    $("#watch").hidden = !watching;
+    if (watching) {
+      $("#pause").textContent = state.paused ? "Resume" : "Pause";
+      $("#pause").setAttribute("aria-pressed", String(Boolean(state.paused)));
+      $("#pause").disabled = over;
+      $("#step").disabled = !state.paused || over;
+      const speed = $("#speed");
+      if (document.activeElement !== speed) speed.value = String(state.delay_ms ?? 0);
+      this.showSpeed(speed.value);
+    }
+    const gomokuGame = has && state.game === "gomoku";
+    $("#numbers-toggle").hidden = !gomokuGame;
+    $("#forbidden-toggle").hidden = !(gomokuGame && (state.options || {}).rule === "renju");
+  }
+
+  showSpeed(milliseconds) {
+    $("#speed-value").textContent = `${(Number(milliseconds) / 1000).toFixed(1)} s`;
+  }
+
+  // --- actions ---------------------------------------------------------------------
+  /** Run an API call that answers a State; show its error, if any, in the notice line. */
+  async act(call) {
+    if (!this.client) return null;
+    try {
+      const state = await call();
+      this.notice(null);
+      if (state && state.id) this.apply(state);
+      return state;
+    } catch (error) {
+      this.notice(error.message);
+      if (error.status === 409) this.refresh();
+      return null;
+    }
+  }
+
+  async refresh() {
+    try {
+      this.apply(await this.client.state(), { force: true });
+    } catch (error) {
+      // the notice already says what went wrong
+    }
+  }
+
+  play(move) {
+    if (!this.state || move === null || move === undefined || Number.isNaN(move)) return;
+    const version = this.state.version;
+    return this.act(() => this.client.move(move, version));
+  }
+
+  clicked(event) {
+    const target = event.target.closest("[data-move]");
+    if (!target || !this.state) return;
+    const move = Number.parseInt(target.dataset.move, 10);
+    this.cursor = VIEWS[this.state.game].cursorOf(this.state, move);
+    this.play(move);
+  }
+
+  key(event) {
+    const state = this.state;
+    if (!state || event.altKey || event.ctrlKey || event.metaKey) return;
+    const view = VIEWS[state.game];
+    const { width, height } = state.board;
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (event.key in steps) {
+      event.preventDefault();
+      const [dx, dy] = steps[event.key];
+      const cursor = this.cursor || this.initialCursor();
+      const rows = view.cursorKind === "column" ? 1 : height;
+      this.cursor = {
+        x: Math.min(width - 1, Math.max(0, cursor.x + dx)),
+        y: Math.min(rows - 1, Math.max(0, cursor.y + dy)),
+      };
+      this.keyboard = true;
+      this.draw();
+      $("#cursor-info").textContent = `Cursor on ${view.cursorName(state, this.cursor)}`;
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.keyboard = true;
+      this.play(view.moveAt(state, this.cursor || this.initialCursor()));
+    } else if (state.game === "connect4" && /^[1-9]$/.test(event.key)) {
+      const column = Number.parseInt(event.key, 10) - 1;
+      if (column < width) {
+        event.preventDefault();
+        this.cursor = { x: column, y: 0 };
+        this.play(column);
+      }
+    }
+  }
+
+  async hint() {
+    if (!this.client || this.hintPending) return;
+    this.hintPending = true;
+    this.progress = null;
+    this.updateButtons();
+    this.drawProgress();
+    try {
+      const analysis = await this.client.hint();
+      this.notice(null);
+      this.hintPending = false;
+      const best = analysis.text ? `${analysis.text} (${analysis.score_text})` : "no move";
+      // The state event brings the hint as the position's analysis; fetch it if it lags.
+      if (!this.state.analysis || !this.state.analysis.hint) await this.refresh();
+      this.remark(`Hint: ${best}.`);
+    } catch (error) {
+      this.hintPending = false;
+      this.notice(error.message);
+      this.draw();
+    }
+  }
+
+  async save() {
+    try {
+      const { name, blob } = await this.client.record();
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = name;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      this.notice(null);
+    } catch (error) {
+      this.notice(`Could not save: ${error.message}`);
+    }
+  }
+
+  async load(input) {
+    const file = input.files && input.files[0];
+    input.value = "";
+    if (!file) return;
+    let text;
+    try {
+      text = await file.text();
+    } catch (error) {
+      this.notice(`Could not read ${file.name}.`);
+      return;
+    }
+    try {
+      const created = await importGame(text);
+      this.notice(null);
+      await this.open(new GameClient(created.id, created.secret), created.state);
+      this.remark(`Loaded ${file.name}.`);
+    } catch (error) {
+      this.notice(`${file.name} was not loaded: ${error.message}. The game in progress is kept.`);
+    }
+  }
+
+  async copyMoves() {
+    if (!this.state) return;
+    const copied = await copyText(movesText(this.state));
+    this.remark(copied ? "Move list copied." : "Could not copy: select the list and copy it.");
+  }
+}
+
+const controller = new Controller();
+window.abgames = controller; // for the browser tests and the curious
+controller.start();

@@ -1,0 +1,183 @@
+"""Where the compiled kernels are cached, also for an install the user cannot write."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import abgames
+from abgames.ai import kernel_cache
+
+#: Run as root, a child that drops these capabilities obeys file permissions again.
+DROP_ROOT_POWERS = (
+    "setpriv",
+    "--bounding-set=-dac_override,-dac_read_search,-fowner",
+    "--inh-caps=-all",
+    "--",
+)
+#: Imports a Connect Four and a Gomoku kernel module, calls a kernel of each, and tells
+#: where numba keeps their code and whether it was compiled or loaded from that cache.
+CHILD = """
+import json
+import abgames
+from abgames.ai.connect4 import kernel
+from abgames.ai.gomoku import patterns
+kernel.popcount(11)
+patterns._is_win(5, False)
+stats = [kernel.popcount.stats, patterns._is_win.stats]
+print(json.dumps({
+    "package": abgames.__file__,
+    "paths": [s.cache_path for s in stats],
+    "hits": sum(sum(s.cache_hits.values()) for s in stats),
+    "misses": sum(sum(s.cache_misses.values()) for s in stats),
+}))
+"""
+
+
+def test_a_writable_package_keeps_numbas_own_cache(tmp_path: Path) -> None:
+    chosen = kernel_cache.choose_cache_dir(
+        {"HOME": str(tmp_path)}, package_dirs=(tmp_path / "pkg",), writable=lambda _: True
+    )
+    assert chosen is None
+
+
+def test_a_cache_dir_the_user_chose_is_kept(tmp_path: Path) -> None:
+    chosen = kernel_cache.choose_cache_dir(
+        {"NUMBA_CACHE_DIR": str(tmp_path / "mine"), "HOME": str(tmp_path)},
+        package_dirs=(tmp_path / "pkg",),
+        writable=lambda _: False,
+    )
+    assert chosen is None
+
+
+def test_a_read_only_package_caches_in_the_users_cache_dir(tmp_path: Path) -> None:
+    package = tmp_path / "site" / "abgames" / "ai" / "gomoku"
+
+    def writable(directory: Path) -> bool:
+        return not directory.is_relative_to(tmp_path / "site")
+
+    home = tmp_path / "home"
+    chosen = kernel_cache.choose_cache_dir(
+        {"HOME": str(home)}, package_dirs=(package,), writable=writable
+    )
+    assert chosen == str(home / ".cache" / "abgames" / "numba")
+    xdg = tmp_path / "xdg"
+    chosen = kernel_cache.choose_cache_dir(
+        {"HOME": str(home), "XDG_CACHE_HOME": str(xdg)}, package_dirs=(package,), writable=writable
+    )
+    assert chosen == str(xdg / "abgames" / "numba")
+
+
+def test_without_a_writable_home_the_cache_is_a_private_temp_dir(tmp_path: Path) -> None:
+    temp_root = tmp_path / "tmp"
+    temp_root.mkdir()
+
+    def writable(directory: Path) -> bool:
+        return directory.is_relative_to(temp_root)
+
+    chosen = kernel_cache.choose_cache_dir(
+        {"HOME": "/nonexistent"},
+        package_dirs=(tmp_path / "site",),
+        writable=writable,
+        temp_root=temp_root,
+    )
+    assert chosen is not None and Path(chosen).parent.parent == temp_root
+    assert stat.S_IMODE(Path(chosen).parent.stat().st_mode) == 0o700
+
+
+def test_a_temp_dir_others_can_write_is_not_trusted(tmp_path: Path) -> None:
+    temp_root = tmp_path / "tmp"
+    temp_root.mkdir()
+    mine = kernel_cache.private_temp_dir(temp_root)
+    assert mine is not None and mine.parent.parent == temp_root
+    planted = mine.parent
+    planted.chmod(0o777)  # someone made it first, open to all
+    assert kernel_cache.private_temp_dir(temp_root) is None
+
+
+def unprivileged_prefix(probe_dir: Path) -> list[str]:
+    """A command prefix under which file permissions hold (they do not for root)."""
+    if not hasattr(os, "geteuid"):
+        pytest.skip("file permissions are checked this way on POSIX systems only")
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: root ignores file permissions")
+    probe_dir.mkdir()
+    probe_dir.chmod(0o555)
+    check = "import os, sys; sys.exit(0 if not os.access(sys.argv[1], os.W_OK) else 1)"
+    probe = subprocess.run(
+        [*DROP_ROOT_POWERS, sys.executable, "-c", check, str(probe_dir)], capture_output=True
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"cannot drop root's file-permission powers here: {probe.stderr[:200]!r}")
+    return list(DROP_ROOT_POWERS)
+
+
+def read_only_copy(site: Path) -> Path:
+    """A copy of the abgames package under ``site`` that nobody may write."""
+    package = site / "abgames"
+    shutil.copytree(
+        Path(abgames.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    for directory, _, _ in os.walk(site):
+        Path(directory).chmod(0o555)
+    return package
+
+
+def files_under(root: Path) -> set[Path]:
+    return set(root.rglob("*"))
+
+
+@pytest.mark.parametrize("home", ["writable", "missing"])
+def test_an_install_the_user_cannot_write_still_caches_the_kernels(
+    tmp_path: Path, home: str
+) -> None:
+    prefix = unprivileged_prefix(tmp_path / "probe")
+    site = tmp_path / "site"
+    package = read_only_copy(site)
+    before = files_under(site)
+    locked = tmp_path / "locked"  # a home that does not exist and cannot be made
+    temp_dir = tmp_path / "tmp"
+    for made in (tmp_path / "home", temp_dir, locked):
+        made.mkdir()
+    locked.chmod(0o555)
+    home_dir = tmp_path / "home" if home == "writable" else locked / "home"
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "PYTHONPATH")
+    }
+    env.update(HOME=str(home_dir), TMPDIR=str(temp_dir), PYTHONPATH=str(site))
+    try:
+        runs = []
+        for _ in range(2):  # the second start must load what the first compiled
+            result = subprocess.run(
+                [*prefix, sys.executable, "-c", CHILD],
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=tmp_path,
+                timeout=300,
+            )
+            assert result.returncode == 0, result.stderr[-2000:]
+            runs.append(json.loads(result.stdout))
+    finally:
+        for directory, _, _ in os.walk(site):
+            Path(directory).chmod(0o755)
+        locked.chmod(0o755)
+    first, second = runs
+    assert Path(first["package"]).parent == package
+    assert first["misses"] == 2 and first["hits"] == 0
+    assert second["misses"] == 0 and second["hits"] == 2
+    expected_root = tmp_path / "home" if home == "writable" else temp_dir
+    for path in first["paths"]:
+        assert Path(path).is_relative_to(expected_root), path
+    assert files_under(site) == before  # nothing written into the install

@@ -1,0 +1,77 @@
+"""``abgames experiment trace`` in its three formats, and ``pruning --json``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from abgames.cli import main
+
+TRACE = ["experiment", "trace", "tictactoe", "b2", "a1", "--method", "alphabeta", "--depth", "3"]
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_text_tree_is_indented_with_windows_values_and_cuts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(TRACE, capsys)
+    assert code == 0
+    lines = out.splitlines()
+    root = next(line for line in lines if line.startswith("root"))
+    assert "[-inf, +inf]" in root and "= 12" in root
+    assert any(line.startswith("  b1  (O MIN)") for line in lines)
+    assert any(line.startswith("      a2  (O MIN)") for line in lines)  # ply 3, indented 6
+    cut = next(line for line in lines if "cut after c1" in line)
+    assert cut.startswith("    c3  (X MAX)  [-inf, 11]  >= 19")
+    assert "a2 c2 a3 b3 not searched" in cut and "MIN will not let the game come here" in cut
+    assert "126 nodes visited" in out and "principal variation: c2 a2 a3" in out
+
+
+def test_json_export(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run([*TRACE, "--format", "json"], capsys)
+    assert code == 0
+    document = json.loads(out)
+    assert document["counters"]["nodes"] == 126 and document["value"] == 12
+    assert len(document["nodes"]) == 126 + document["counters"]["pruned"]
+    assert document["events"][0] == {"type": "enter", "node": 0, "alpha": None, "beta": None}
+    assert document["pv_text"] == ["c2", "a2", "a3"]
+
+
+def test_dot_export(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run([*TRACE, "--format", "dot"], capsys)
+    assert code == 0
+    assert out.startswith("digraph trace {") and out.rstrip().endswith("}")
+    assert 'label="root\\na -inf  b +inf\\n12", shape=box' in out
+    assert out.count('style=dashed, color=grey, label="cut"') == 44
+    assert "penwidth=2.5" in out
+
+
+def test_pruning_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["experiment", "pruning", "tictactoe", "b2", "a1", "--json"], capsys)
+    assert code == 0
+    document = json.loads(out)
+    assert document["agree"] is True
+    assert [row["method"] for row in document["rows"]] == [
+        "minimax",
+        "alphabeta",
+        "ordering",
+        "tt",
+        "deepening",
+    ]
+    assert document["rows"][0]["nodes"] == 6812 and document["rows"][0]["move_text"] == "b1"
+
+
+def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["experiment", "trace", "connect4", "8"], capsys)
+    assert code == 2 and "bad position" in err and "Traceback" not in err
+    code, _, err = run([*TRACE, "--max-nodes", "0"], capsys)
+    assert code == 2 and "--max-nodes must be at least 1" in err
+    with pytest.raises(SystemExit) as exit_info:
+        main([*TRACE, "--method", "best"])
+    assert exit_info.value.code == 2

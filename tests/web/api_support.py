@@ -1,0 +1,131 @@
+"""Helpers for the web API tests: apps over temporary databases, a slow stand-in player,
+waiting for the AI, and a real uvicorn server (in a thread or a subprocess)."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI
+
+with warnings.catch_warnings():  # starlette's notice about httpx, not about our code
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from abgames.ai.levels import make_player
+from abgames.ai.player import AIPlayer
+from abgames.games import GameState
+from abgames.search.result import SearchResult
+from abgames.ui.web.app import WebSettings, create_app
+
+#: The stand-in player's level: it thinks until told to stop (or this many seconds pass).
+SLOW_LEVEL = "easy"
+SLOW_MAX_S = 30.0
+SLOW_STEP_S = 0.02
+#: Longest wait for the AI in a test (a correctness bound, not a timing assertion).
+WAIT_S = 30.0
+
+
+class SlowPlayer(AIPlayer):
+    """Yields a result (the first legal move) every 20 ms until ``stop()``."""
+
+    def __init__(self, level: str) -> None:
+        self.level = level
+        self._stop = threading.Event()
+
+    def think(self, state: GameState) -> Iterator[SearchResult]:
+        self._stop.clear()
+        moves = sorted(state.legal_moves())
+        start = time.monotonic()
+        depth = 0
+        while True:
+            depth += 1
+            yield SearchResult(
+                move=moves[0], score=0, depth=depth, nodes=depth, elapsed=time.monotonic() - start
+            )
+            if self._stop.wait(SLOW_STEP_S) or time.monotonic() - start > SLOW_MAX_S:
+                return
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def slow_or_real_player(game: str, level: str, seed: int | None) -> AIPlayer:
+    """Level ``easy`` of tic-tac-toe thinks until stopped; every other level is the real one."""
+    if game == "tictactoe" and level == SLOW_LEVEL:
+        return SlowPlayer(level)
+    return make_player(game, level, seed)
+
+
+SLOW_FACTORY = f"{__name__}:slow_or_real_player"
+
+
+def settings(db: Path, **changes: Any) -> WebSettings:
+    base: dict[str, Any] = {
+        "db_path": db,
+        "workers": 1,
+        "warm": False,
+        "player_factory": SLOW_FACTORY,
+    }
+    return WebSettings(**(base | changes))
+
+
+@contextlib.contextmanager
+def client(db: Path, **changes: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(settings(db, **changes))) as test_client:
+        yield test_client
+
+
+def create(c: TestClient, **body: Any) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """A new game: (id, headers with its secret, state)."""
+    response = c.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    data = response.json()
+    return data["id"], {"X-Game-Secret": data["secret"]}, data["state"]
+
+
+def wait_for(
+    c: TestClient, game_id: str, headers: dict[str, str], status: str = "your-turn"
+) -> dict[str, Any]:
+    """Poll the state until its status is ``status`` (or fail after ``WAIT_S``)."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        state: dict[str, Any] = c.get(f"/api/games/{game_id}", headers=headers).json()
+        if state["status"] == status:
+            return state
+        assert time.monotonic() < deadline, f"still {state['status']!r}, not {status!r}"
+        time.sleep(0.02)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def live_server(db: Path, **changes: Any) -> Iterator[tuple[str, FastAPI]]:
+    """A real uvicorn server on 127.0.0.1 in a thread; yields its base URL and app."""
+    port = free_port()
+    app = create_app(settings(db, **changes))
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + WAIT_S
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}", app
+    finally:
+        server.should_exit = True
+        thread.join(WAIT_S)

@@ -1,0 +1,160 @@
+"""The /learn page in headless Chromium (Debian's /usr/bin/chromium; nothing downloaded):
+step through a tic-tac-toe trace to a cut-off, see the cut branch greyed with its reason,
+the counters and the chart; take the position of the game in progress."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from abgames.ui.web.app import WebSettings, create_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PRUNED_GREY = "rgb(169, 175, 184)"  # --pruned in learn.css
+MAX_CLICKS = 300
+
+pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="no /usr/bin/chromium")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app under uvicorn on a free port, in a thread; yields its base URL."""
+    folder: Path = tmp_path_factory.mktemp("learn-web")
+    app = create_app(WebSettings(db_path=folder / "games.db", workers=1, warm=False))
+    port = free_port()
+    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not uv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    uv.should_exit = True
+    thread.join(30)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def learn(chromium: Browser, server: str) -> Iterator[Page]:
+    """A tab on /learn; fails the test if the page threw."""
+    context = chromium.new_context(viewport={"width": 1400, "height": 1100})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.goto(f"{server}/learn")
+    tab.wait_for_selector(".pane .node", state="attached")
+    yield tab
+    context.close()
+    assert errors == [], errors
+
+
+def search(page: Page, cells: list[int], depth: int) -> None:
+    page.click("#empty")
+    for cell in cells:
+        page.click(f'#board [data-cell="{cell}"]')
+    page.fill("#depth", str(depth))
+    page.select_option("#method", "alphabeta")
+    page.select_option("#compare", "minimax")
+    page.click("#run")
+    expect(page.locator("#step-text")).to_have_text(re.compile(r"^event 0 of"))
+
+
+def counter(page: Page, method: str, key: str) -> int:
+    text = page.text_content(f'.pane[data-method="{method}"] [data-counter="{key}"]')
+    return int((text or "0").replace(",", ""))
+
+
+def test_step_to_a_cut_off_and_see_it_greyed_with_its_reason(learn: Page) -> None:
+    page = learn
+    search(page, [4, 0], 3)  # b2 a1
+    alphabeta = '.pane[data-method="alphabeta"]'
+    assert page.locator(f"{alphabeta} .node.pruned").count() == 0
+    for _ in range(MAX_CLICKS):
+        page.click("#forward")
+        if page.locator(f"{alphabeta} .node.pruned").count():
+            break
+    pruned = page.locator(f"{alphabeta} .node.pruned").first
+    assert pruned.is_visible()
+    narration = page.text_content("#narration") or ""
+    assert "Cut-off at" in narration and "will not let the game come here" in narration
+    stroke = pruned.locator(".shape").evaluate("shape => getComputedStyle(shape).stroke")
+    assert stroke == PRUNED_GREY
+    assert page.locator(f"{alphabeta} line.edge.pruned").count() >= 1
+    pruned.hover()
+    caption = page.text_content("#board-caption") or ""
+    assert "Cut off, never searched" in caption and "will not let the game come here" in caption
+    assert counter(page, "alphabeta", "pruned") >= 1
+    assert counter(page, "minimax", "nodes") >= counter(page, "alphabeta", "nodes")
+    # Stepping back before the cut hides the cut branch again.
+    page.click("#back")
+    assert page.locator(f"{alphabeta} .node.pruned").count() == 0
+    # At the end: the principal variation is marked and the counters are the trace's.
+    page.click("#last")
+    assert page.locator(f"{alphabeta} .node.pv").count() == 4
+    assert counter(page, "alphabeta", "nodes") == 126
+    assert counter(page, "minimax", "nodes") == 260
+
+
+def test_the_experiment_chart_appears(learn: Page) -> None:
+    page = learn
+    page.wait_for_selector(".chart-svg .bar")
+    bars = page.locator(".chart-svg .bar")
+    assert bars.count() == 5
+    widths = [float(bars.nth(i).get_attribute("width") or 0) for i in range(5)]
+    assert widths[0] == max(widths)  # minimax visits the most positions
+    assert "every method agrees" in (page.text_content("#chart") or "")
+
+
+def test_from_my_game_takes_the_position_in_progress(learn: Page, server: str) -> None:
+    page = learn
+    created = httpx.post(
+        f"{server}/api/games", json={"game": "tictactoe", "mode": "human-human"}
+    ).json()
+    for move in ("b2", "c3"):
+        answer = httpx.post(
+            f"{server}/api/games/{created['id']}/moves",
+            json={"move": move},
+            headers={"X-Game-Secret": created["secret"]},
+        )
+        assert answer.status_code == 200, answer.text
+    page.evaluate(
+        """([id, secret]) => {
+            localStorage.setItem("abgames:secrets", JSON.stringify({[id]: secret}));
+            localStorage.setItem("abgames:current", id);
+        }""",
+        [created["id"], created["secret"]],
+    )
+    page.click("#from-game")
+    expect(page.locator("#board-caption")).to_have_text(re.compile(r"^b2 c3\."))
+    assert page.locator("#board .mark").count() == 2

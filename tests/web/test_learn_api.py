@@ -1,0 +1,118 @@
+"""The /api/learn routes through the app: positions, traces, the experiment, bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from abgames.ui.web import learn_routes
+from abgames.ui.web.app import WebSettings, create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    # No lifespan: the learn routes need neither the store nor the search pool.
+    return TestClient(create_app(WebSettings(db_path=tmp_path / "games.db", warm=False)))
+
+
+def test_meta_lists_games_methods_and_caps(client: TestClient) -> None:
+    meta = client.get("/api/learn/meta").json()
+    assert set(meta["games"]) == {"tictactoe", "connect4", "gomoku"}
+    assert [m["key"] for m in meta["methods"]] == [
+        "minimax",
+        "alphabeta",
+        "ordering",
+        "tt",
+        "deepening",
+    ]
+    assert meta["max_nodes"]["max"] >= meta["max_nodes"]["default"]
+
+
+def test_position_gives_cells_and_click_targets(client: TestClient) -> None:
+    answer = client.post("/api/learn/position", json={"game": "connect4", "moves": [3, "4"]})
+    assert answer.status_code == 200
+    position = answer.json()
+    board = position["board"]
+    assert (board["width"], board["height"]) == (7, 6)
+    assert board["cells"][5 * 7 + 3] == 0 and board["cells"][4 * 7 + 3] == 1
+    column = next(m for m in position["legal"] if m["move"] == 3)
+    assert column["text"] == "4" and len(column["cells"]) == 6
+    assert position["notation"] == "44"
+
+
+def test_trace_of_tic_tac_toe(client: TestClient) -> None:
+    body = {"game": "tictactoe", "moves": ["b2", "a1"], "method": "alphabeta", "depth": 3}
+    answer = client.post("/api/learn/trace", json=body)
+    assert answer.status_code == 200
+    trace = answer.json()["trace"]
+    assert trace["counters"]["nodes"] == 126 and trace["value"] == 12
+    assert not trace["truncated"]
+    cut = next(e for e in trace["events"] if e["type"] == "cut")
+    assert "will not let the game come here" in cut["reason"]
+    by_id = {node["id"]: node for node in trace["nodes"]}
+    first = by_id[trace["roots"][0]]
+    assert first["cell"] is None and by_id[first["children"][0]]["cell"] == 1  # b1
+
+
+def test_trace_cap_is_reported(client: TestClient) -> None:
+    body = {"game": "connect4", "method": "minimax", "depth": 6, "max_nodes": 100}
+    trace = client.post("/api/learn/trace", json=body).json()["trace"]
+    assert trace["truncated"] and "100 nodes" in trace["truncated_reason"]
+    # Connect Four cells: the first disc in column 4 lands on the bottom row.
+    assert trace["nodes"][1]["cell"] == 5 * 7 + trace["nodes"][1]["move"]
+
+
+def test_experiment_figures(client: TestClient) -> None:
+    body = {"game": "tictactoe", "moves": [4, 0], "depth": 9}
+    figures = client.post("/api/learn/experiment", json=body).json()
+    assert figures["agree"] is True
+    assert [row["nodes"] for row in figures["rows"]][:2] == [6812, 832]
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "words"),
+    [
+        ("/api/learn/trace", {"game": "chess"}, "unknown game 'chess'"),
+        ("/api/learn/trace", {"game": "tictactoe", "moves": ["b2", "b2"]}, "move 2 (b2)"),
+        ("/api/learn/trace", {"game": "tictactoe", "method": "best"}, "unknown method"),
+        ("/api/learn/trace", {"game": "tictactoe", "depth": 12}, "depth must be 1..9"),
+        ("/api/learn/trace", {"game": "tictactoe", "max_nodes": 10**6}, "max_nodes must be"),
+        ("/api/learn/trace", {"game": "gomoku", "options": {"size": 99}}, "5..22"),
+        (
+            "/api/learn/trace",
+            {"game": "tictactoe", "moves": ["a1", "b1", "a2", "b2", "a3"]},
+            "the game is over",
+        ),
+        ("/api/learn/experiment", {"game": "connect4", "depth": 7}, "depth must be 1..6"),
+        ("/api/learn/position", {"game": "connect4", "options": {"width": "7"}}, "a number"),
+    ],
+)
+def test_bad_input_is_a_clear_400(
+    client: TestClient, path: str, body: dict[str, object], words: str
+) -> None:
+    answer = client.post(path, json=body)
+    assert answer.status_code == 400, answer.text
+    assert words in answer.json()["error"]
+
+
+def test_schema_errors_are_422_with_a_message(client: TestClient) -> None:
+    answer = client.post("/api/learn/trace", json={"game": "tictactoe", "moves": [[1]]})
+    assert answer.status_code == 422 and "error" in answer.json()
+
+
+def test_too_many_searches_at_once_is_429(client: TestClient) -> None:
+    small = {"game": "tictactoe", "depth": 1}
+    held = 0
+    try:
+        while learn_routes._running.acquire(blocking=False):
+            held += 1
+        assert held == learn_routes.MAX_CONCURRENT
+        answer = client.post("/api/learn/trace", json=small)
+        assert answer.status_code == 429 and answer.headers["Retry-After"]
+        assert "busy" in answer.json()["error"]
+    finally:
+        for _ in range(held):
+            learn_routes._running.release()
+    assert client.post("/api/learn/trace", json=small).status_code == 200
