@@ -48,6 +48,8 @@ HEAD_LOST_AFTER_S = 10.0
 #: The Ray Client's scheme; other addresses are a head node's ``HOST:PORT`` or ``auto``.
 CLIENT_SCHEME = "ray://"
 AUTO = "auto"
+#: What ``ray.init`` calls a new local instance for this process alone.
+LOCAL = "local"
 
 Key = TypeVar("Key", bound=Hashable)
 Result = TypeVar("Result")
@@ -154,6 +156,7 @@ class Cluster:
             probe(self.address, self.connect_timeout_s)
         options: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": True}
         if self.address is None:
+            options["address"] = LOCAL  # a new Ray, even beside a cluster started here
             options["num_cpus"] = self.num_cpus
         else:
             options["address"] = self.address
@@ -214,7 +217,10 @@ class Cluster:
     def on_each_node(
         self, function: Callable[..., Result], *args: object
     ) -> list[tuple[Node, Result]]:
-        """``function(*args)`` run once on every live node, with the node it ran on."""
+        """``function(*args)`` run once on every live node, with the node it ran on.
+
+        A node that leaves before its turn is left out.
+        """
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         ray = self.ray
@@ -226,7 +232,15 @@ class Cluster:
             ).remote(*args)
             for node in nodes
         ]
-        return list(zip(nodes, ray.get(refs), strict=True))
+        results: list[tuple[Node, Result]] = []
+        for node, ref in zip(nodes, refs, strict=True):
+            try:
+                results.append((node, ray.get(ref)))
+            except ray.exceptions.RayTaskError:
+                raise
+            except ray.exceptions.RayError:
+                continue  # the node left meanwhile
+        return results
 
     def stream(
         self,
