@@ -103,6 +103,10 @@ def _host_port(address: str) -> tuple[str, int] | None:
     return host, int(port)
 
 
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
 def probe(address: str, timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S) -> None:
     """``ClusterUnreachable`` unless something listens at ``address`` within ``timeout_s``.
 
@@ -164,7 +168,13 @@ class Cluster:
             ray.init(**options)
         except (ConnectionError, TimeoutError) as error:
             raise ClusterUnreachable(
-                f"cannot join the Ray cluster at {self.address or 'this machine'}: {error}"
+                f"cannot join the Ray cluster at {self.address or 'this machine'}: "
+                f"{_first_line(error)}"
+            ) from None
+        except Exception as error:  # Ray's refusals: versions, authentication, options
+            raise ClusterError(
+                f"Ray refused to start a run at {self.address or 'this machine'}: "
+                f"{type(error).__name__}: {_first_line(error)}"
             ) from None
         self._ray = ray
         self._head = None if self.address is None else self._gcs_address()
