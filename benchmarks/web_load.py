@@ -22,6 +22,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -47,8 +48,12 @@ POLL_S = 0.3
 HUMAN_PAUSE_S = 0.1
 #: How often the server's memory is sampled (seconds).
 MEMORY_EVERY_S = 5.0
+#: How often the benchmark checks how late its own event loop runs (seconds).
+LAG_EVERY_S = 0.05
 START_TIMEOUT_S = 120.0
 REQUEST_TIMEOUT_S = 30.0
+STATE_FIELDS = re.compile(r'"version":(?P<version>\d+)')
+STATUS_FIELD = re.compile(r'"status":"([a-z-]+)"')
 
 
 @dataclass
@@ -56,7 +61,9 @@ class Figures:
     latencies_ms: list[float] = field(default_factory=list)
     server_ms: list[float] = field(default_factory=list)
     by_kind: dict[str, list[float]] = field(default_factory=dict)
+    server_by_kind: dict[str, list[float]] = field(default_factory=dict)
     probe_ms: list[float] = field(default_factory=list)
+    loop_lag_ms: list[float] = field(default_factory=list)
     requests: int = 0
     errors: list[str] = field(default_factory=list)
     games_started: int = 0
@@ -127,6 +134,7 @@ async def timed(
     timing = response.headers.get("server-timing", "")
     if timing.startswith("app;dur="):
         figures.server_ms.append(float(timing[len("app;dur=") :]))
+        figures.server_by_kind.setdefault(kind, []).append(figures.server_ms[-1])
     figures.requests += 1
     if response.status_code >= 400:
         figures.errors.append(
@@ -135,18 +143,43 @@ async def timed(
     return response
 
 
-async def wait_for_turn(
-    client: httpx.AsyncClient, url: str, headers: dict[str, str], deadline: float
-) -> None:
-    """Follow the game's event stream until the AI has moved (as the page does)."""
-    with contextlib.suppress(httpx.HTTPError, asyncio.TimeoutError):
-        async with asyncio.timeout(max(0.1, deadline - time.monotonic())):
+class EventFollower:
+    """Keeps the game's event stream open, as the page does, and tells when it is our turn."""
+
+    def __init__(self, client: httpx.AsyncClient, url: str, headers: dict[str, str]) -> None:
+        self.version = 0
+        self.status = ""
+        self._changed = asyncio.Event()
+        self._task = asyncio.create_task(self._follow(client, url, headers))
+
+    async def _follow(self, client: httpx.AsyncClient, url: str, headers: dict[str, str]) -> None:
+        with contextlib.suppress(httpx.HTTPError):
             async with client.stream("GET", url, headers=headers) as response:
+                kind = ""
                 async for line in response.aiter_lines():
-                    if line.startswith("data: ") and (
-                        '"status":"your-turn"' in line or '"status":"over"' in line
-                    ):
-                        return
+                    if line.startswith("event: "):
+                        kind = line[len("event: ") :]
+                    elif kind == "state" and line.startswith("data: "):
+                        found = STATE_FIELDS.search(line)
+                        if found:
+                            self.version = int(found.group("version"))
+                        status = STATUS_FIELD.search(line)
+                        if status:
+                            self.status = status.group(1)
+                        self._changed.set()
+
+    async def wait_after(self, version: int, deadline: float) -> None:
+        """Wait for a state newer than ``version`` in which a human is to move (or it is over)."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            async with asyncio.timeout(max(0.1, deadline - time.monotonic())):
+                while not (self.version > version and self.status in ("your-turn", "over")):
+                    self._changed.clear()
+                    await self._changed.wait()
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
 
 
 async def play_games(
@@ -177,44 +210,74 @@ async def play_games(
         game_url = f"/api/games/{data['id']}"
         headers = {"X-Game-Secret": data["secret"]}
         state = data["state"]
-        accepted: list[int] = []  # every move the server accepted, in order
-        while time.monotonic() < deadline:
-            played = [entry["move"] for entry in state["moves"]]
-            if played[: len(accepted)] != accepted:
-                figures.lost_moves += 1
-                figures.errors.append(f"lost move in {game}")
-                break
-            if state["status"] == "over":
-                figures.games_finished += 1
-                break
-            if state["status"] == "your-turn":
-                await asyncio.sleep(HUMAN_PAUSE_S)
-                move = choose_move(state, rng)
-                answer = await timed(
-                    figures,
-                    client,
-                    "POST",
-                    f"{game_url}/moves",
-                    json={"move": move, "version": state["version"]},
-                    headers=headers,
-                )
-                if answer.status_code != 200:
-                    break
-                state = answer.json()
-                accepted = [entry["move"] for entry in state["moves"]]
-                continue
-            if events:
-                await wait_for_turn(client, f"{game_url}/events", headers, deadline)
-            else:
-                await asyncio.sleep(POLL_S)
-            before = len(state["moves"])
-            answer = await timed(figures, client, "GET", game_url, headers=headers)
+        follower = EventFollower(client, f"{game_url}/events", headers) if events else None
+        try:
+            await play_one_game(
+                client, game, game_url, headers, state, follower, deadline, figures, rng
+            )
+        finally:
+            if follower is not None:
+                await follower.close()
+
+
+async def play_one_game(
+    client: httpx.AsyncClient,
+    game: str,
+    game_url: str,
+    headers: dict[str, str],
+    state: dict[str, Any],
+    follower: EventFollower | None,
+    deadline: float,
+    figures: Figures,
+    rng: random.Random,
+) -> None:
+    """Play until the game is over (or time is up), checking that no move is ever lost."""
+    accepted: list[int] = []  # every move the server accepted, in order
+    while time.monotonic() < deadline:
+        played = [entry["move"] for entry in state["moves"]]
+        if played[: len(accepted)] != accepted:
+            figures.lost_moves += 1
+            figures.errors.append(f"lost move in {game}")
+            break
+        if state["status"] == "over":
+            figures.games_finished += 1
+            break
+        if state["status"] == "your-turn":
+            await asyncio.sleep(HUMAN_PAUSE_S)
+            move = choose_move(state, rng)
+            answer = await timed(
+                figures,
+                client,
+                "POST",
+                f"{game_url}/moves",
+                json={"move": move, "version": state["version"]},
+                headers=headers,
+            )
             if answer.status_code != 200:
                 break
             state = answer.json()
-            if len(state["moves"]) > before:
-                figures.ai_moves += len(state["moves"]) - before
-                accepted = [entry["move"] for entry in state["moves"]]
+            accepted = [entry["move"] for entry in state["moves"]]
+            continue
+        if follower is not None:
+            await follower.wait_after(state["version"], deadline)
+        else:
+            await asyncio.sleep(POLL_S)
+        before = len(state["moves"])
+        answer = await timed(figures, client, "GET", game_url, headers=headers)
+        if answer.status_code != 200:
+            break
+        state = answer.json()
+        if len(state["moves"]) > before:
+            figures.ai_moves += len(state["moves"]) - before
+            accepted = [entry["move"] for entry in state["moves"]]
+
+
+async def watch_own_loop(deadline: float, figures: Figures) -> None:
+    """How late this benchmark's own event loop wakes up: its share of the latencies."""
+    while time.monotonic() < deadline:
+        start = time.perf_counter()
+        await asyncio.sleep(LAG_EVERY_S)
+        figures.loop_lag_ms.append((time.perf_counter() - start - LAG_EVERY_S) * 1000)
 
 
 async def sample_memory(pid: int, deadline: float, figures: Figures, started: float) -> None:
@@ -301,7 +364,11 @@ async def run(args: argparse.Namespace) -> int:
                     play_games(n, shared, deadline, figures, args.seed, not args.poll)
                     for n in range(args.players)
                 ]
-                await asyncio.gather(sample_memory(server.pid, deadline, figures, started), *tasks)
+                await asyncio.gather(
+                    sample_memory(server.pid, deadline, figures, started),
+                    watch_own_loop(deadline, figures),
+                    *tasks,
+                )
             elapsed = time.monotonic() - started
             probe_out, _ = probe.communicate(timeout=60)
             figures.probe_ms = json.loads(probe_out or "[]")
@@ -335,9 +402,17 @@ def report(
             f"mean {statistics.fmean(latencies):.1f}"
         )
     for kind, values in sorted(figures.by_kind.items()):
+        inside = figures.server_by_kind.get(kind) or [0.0]
         print(
             f"  {kind}: {len(values)} requests, p50 {percentile(values, 0.5):.1f}, "
-            f"p95 {percentile(values, 0.95):.1f} ms"
+            f"p95 {percentile(values, 0.95):.1f} ms (in the app: p50 "
+            f"{percentile(inside, 0.5):.1f}, p95 {percentile(inside, 0.95):.1f})"
+        )
+    if figures.loop_lag_ms:
+        lag = figures.loop_lag_ms
+        print(
+            f"  (this benchmark's own event loop ran late by p50 {percentile(lag, 0.5):.1f}, "
+            f"p95 {percentile(lag, 0.95):.1f} ms: part of the latencies above)"
         )
     if figures.probe_ms:
         probe = figures.probe_ms

@@ -10,7 +10,14 @@ import pytest
 from abgames.ai.connect4.heuristic import ConnectFourEvaluation
 from abgames.ai.connect4.kernel import INVALID_MOVE
 from abgames.ai.connect4.perfect import plies_to_end, to_search_score
-from abgames.ai.connect4.solver import NodeLimitReached, Position, Solver, canonical_key
+from abgames.ai.connect4.solver import (
+    NodeLimitReached,
+    Position,
+    SolveProgress,
+    Solver,
+    SolveStopped,
+    canonical_key,
+)
 from abgames.games.connect4 import ConnectFour
 from abgames.search.alphabeta import AlphaBeta
 from abgames.search.limit import Limit
@@ -150,3 +157,46 @@ def test_node_limit_stops_a_long_solve(solver: Solver) -> None:
     with pytest.raises(NodeLimitReached):
         solver.solve(Position.parse("4444"), node_limit=1000)
     assert solver.nodes <= 1000
+
+
+def test_a_solve_in_chunks_is_the_same_search(shared_data: Path) -> None:
+    """Pausing between chunks and resuming changes nothing: same scores, same node counts."""
+    whole, chunked = Solver(SMALL_TABLE_BITS), Solver(SMALL_TABLE_BITS)
+    chunked.chunk_nodes = 997
+    reports: list[SolveProgress] = []
+    for moves, expected in sample(read_set(shared_data, "L2_R2"), 6):
+        position = Position.parse(moves)
+        whole.clear()
+        chunked.clear()
+        assert chunked.solve(position, progress=reports.append) == expected
+        assert whole.solve(position) == expected
+        assert chunked.nodes == whole.nodes
+        whole.clear()
+        chunked.clear()
+        assert chunked.analyze(position, progress=reports.append) == whole.analyze(position)
+        assert chunked.nodes == whole.nodes
+    assert len(reports) > 20
+
+
+def test_progress_counts_nodes_and_names_the_column() -> None:
+    solver = Solver(SMALL_TABLE_BITS)
+    solver.chunk_nodes = 5000
+    reports: list[SolveProgress] = []
+    solver.analyze(Position.parse("2416615552"), progress=reports.append)
+    assert len(reports) > 10
+    assert [r.nodes for r in reports] == sorted(r.nodes for r in reports)
+    assert all(r.nodes < solver.nodes for r in reports)
+    assert {r.column for r in reports} <= set(range(7))
+    assert len({r.column for r in reports}) > 1
+    solver.solve(Position.parse("2416615552"), progress=reports.append)
+    assert reports[-1].column is None
+
+
+def test_stop_ends_a_running_solve_at_the_next_chunk() -> None:
+    solver = Solver(SMALL_TABLE_BITS)
+    solver.chunk_nodes = 5000
+    with pytest.raises(SolveStopped):
+        solver.solve(Position.parse("4444"), progress=lambda _: solver.stop())
+    assert solver.nodes <= 2 * solver.chunk_nodes
+    # The next call starts afresh and answers.
+    assert solver.solve(Position.parse("2252576253462244111563365343671351441")) == -1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,7 @@ from abgames.ai.connect4.solver import Position, Solver, canonical_key
 from abgames.ai.levels import make_player
 from abgames.ai.player import SearchPlayer
 from abgames.games.connect4 import ConnectFour
+from abgames.search.result import NOT_SOLVED
 
 #: A middle-game position (18 discs) whose book builds in a few seconds.
 BOOK_ROOT = "527533114336774424"
@@ -208,6 +210,37 @@ def test_a_position_too_hard_for_the_node_limit_falls_back() -> None:
     result = player.choose(ConnectFour.from_notation("44"))
     assert not result.solved
     assert result.move in range(7)
+    assert result.note == NOT_SOLVED == "not solved, best heuristic move"
+
+
+def test_a_fallback_counts_the_whole_move() -> None:
+    """The solver's attempt and the heuristic search: all the nodes, all the waiting."""
+    node_limit = 1_500_000
+    player = PerfectPlayer(book=None, table_bits=16, node_limit=node_limit, fallback_seconds=0.3)
+    player.choose(ConnectFour.from_notation("2252576253462244111563365343671351"))  # compile
+    start = time.perf_counter()
+    results = list(player.think(ConnectFour.from_notation("44")))
+    waited = time.perf_counter() - start
+    final = results[-1]
+    assert final.move in range(7) and not final.solved and final.note == NOT_SOLVED
+    assert final.nodes > node_limit
+    assert final.elapsed >= 0.95 * waited
+    solving = [r for r in results if r.move is None]
+    assert solving, "the solver's progress comes first"
+    assert all(not r.complete and r.note.startswith("solving") for r in solving)
+    assert results.index(solving[-1]) < results.index(final)
+
+
+def test_a_stopped_solve_answers_at_once_with_a_heuristic_move() -> None:
+    player = PerfectPlayer(book=None, table_bits=16, node_limit=None)
+    player.solver.chunk_nodes = 20_000
+    results = []
+    for result in player.think(ConnectFour.from_notation("44")):
+        results.append(result)
+        player.stop()  # as the window's "move now" does, from any thread
+    final = results[-1]
+    assert final.move in range(7) and final.note == NOT_SOLVED
+    assert player.solver.nodes < 100_000  # the solve ended at the first chunk
 
 
 def test_canonical_keys_ignore_mirroring() -> None:

@@ -168,6 +168,23 @@ def test_a_silent_solver_shows_solving_and_the_time_it_has_taken() -> None:
     assert session.note == ""  # solved: nothing to excuse
 
 
+def test_a_solver_at_work_shows_what_it_solves() -> None:
+    clock = FakeClock()
+    solver = SilentSolver()
+    session = GameSession(
+        GameSettings("connect4", "human-ai", first=AI, level="perfect"),
+        player_factory=lambda _game, _level, _seed: solver,
+        now=clock,
+    )
+    clock.now += 1.5
+    session.progress = SearchResult(
+        move=None, score=0, depth=0, nodes=12_345, elapsed=1.5, note="solving column 4"
+    )
+    assert session.search_text() == "solving column 4… 12,345 nodes, 1.5 s"
+    solver.release.set()
+    wait(session, lambda: session.match.state.ply == 1)
+
+
 def test_progress_names_depth_nodes_time_and_best_move() -> None:
     clock = FakeClock()
     session = GameSession(

@@ -130,6 +130,31 @@ def test_ai_vs_ai_pause_step_resume_and_delay(c: TestClient) -> None:
     assert all(entry["score_text"] == "draw" for entry in [state["analysis"]])
 
 
+def test_a_pace_change_keeps_the_running_search(c: TestClient) -> None:
+    """A new delay while an AI-vs-AI search runs: its answer is still played."""
+    game_id, headers, state = create(c, game="tictactoe", mode="ai-ai", level=SLOW_LEVEL)
+    assert state["delay_ms"] == 400  # AI vs AI starts at a watchable pace
+    wait_until_thinking(c, game_id, headers)
+    paced = c.post(url(game_id, "control"), json={"delay_ms": 20}, headers=headers).json()
+    assert paced["delay_ms"] == 20 and paced["status"] == "thinking"
+    assert c.post(url(game_id, "move-now"), headers=headers).status_code == 200
+    deadline = time.monotonic() + 30
+    while not c.get(url(game_id), headers=headers).json()["moves"]:
+        assert time.monotonic() < deadline, "the search's answer was dropped"
+        time.sleep(0.02)
+    c.post(url(game_id, "control"), json={"action": "pause"}, headers=headers)
+
+
+def test_a_new_ai_vs_ai_game_takes_its_pace_from_the_request(c: TestClient) -> None:
+    game_id, headers, state = create(
+        c, game="tictactoe", mode="ai-ai", level=SLOW_LEVEL, delay_ms=0
+    )
+    assert state["delay_ms"] == 0
+    c.post(url(game_id, "control"), json={"action": "pause"}, headers=headers)
+    _, _, human = create(c, game="tictactoe", level="perfect")
+    assert human["delay_ms"] == 0
+
+
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [
@@ -216,16 +241,19 @@ GOOD = {
         (b"[1, 2]", "this is not an abgames save file"),
         (json.dumps(GOOD | {"format": "chess"}).encode(), "this is not an abgames save file"),
         (json.dumps(GOOD | {"version": 7}).encode(), "save file version 7 is not supported"),
-        (json.dumps(GOOD | {"game": "go"}).encode(), "unknown game 'go'"),
+        (json.dumps(GOOD | {"game": "go"}).encode(), 'game in the save file: "go" is not one of'),
         (json.dumps(GOOD | {"moves": ["a1", "a1"]}).encode(), "move 2 ('a1')"),
-        (json.dumps(GOOD | {"moves": "a1"}).encode(), "moves are not a list"),
+        (json.dumps(GOOD | {"moves": "a1"}).encode(), 'moves in the save file: "a1" is not a list'),
         (json.dumps(GOOD | {"players": ["human"]}).encode(), "must name two players"),
         (json.dumps(GOOD | {"players": ["human", "ai"]}).encode(), "bad players"),
         (
             json.dumps(GOOD | {"players": ["ai", "ai"], "levels": ["x", "y"]}).encode(),
             "tictactoe has no level 'x'",
         ),
-        (json.dumps(GOOD | {"options": {"size": 9}}).encode(), "bad settings"),
+        (
+            json.dumps(GOOD | {"options": {"size": 9}}).encode(),
+            "options.size in the save file: tictactoe has no such option",
+        ),
     ],
 )
 def test_a_corrupt_upload_is_refused_naming_the_fault(

@@ -162,3 +162,23 @@ def test_two_workers_search_two_games_at_once(tmp_path: Path, workers: int) -> N
         for game_id, headers, _ in games:
             c.post(f"/api/games/{game_id}/move-now", headers=headers)
             wait_for(c, game_id, headers)
+
+
+def test_a_second_tab_hears_the_moves_made_in_the_first(tmp_path: Path) -> None:
+    with (
+        live_server(tmp_path / "games.sqlite3") as (base, _app),
+        httpx.Client(base_url=base, timeout=WAIT_S) as http,
+    ):
+        created = http.post("/api/games", json={"game": "tictactoe", "mode": "human-human"}).json()
+        headers = {"X-Game-Secret": created["secret"]}
+        game = f"/api/games/{created['id']}"
+        with (
+            http.stream("GET", f"{game}/events", headers=headers) as first,
+            http.stream("GET", f"{game}/events", headers=headers) as second,
+        ):
+            tabs = [read_events(first), read_events(second)]
+            assert [next(tab)[1]["moves"] for tab in tabs] == [[], []]
+            http.post(f"{game}/moves", json={"move": "b2"}, headers=headers)
+            for tab in tabs:
+                kind, data = next(tab)
+                assert kind == "state" and data["moves"] == [{"move": 4, "text": "b2"}]

@@ -10,10 +10,17 @@ PHONE = {"viewport": {"width": 375, "height": 740}, "has_touch": True, "is_mobil
 
 
 def no_horizontal_scroll(page: Any) -> None:
+    # The board is redrawn as the new game's state arrives: measure once it is drawn.
+    page.wait_for_selector("#board svg", state="visible")
+    box = None
+    for _ in range(50):
+        box = page.locator("#board svg").bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(100)
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 375, f"the page is {width} px wide"
-    box = page.locator("#board svg").bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
 
 
 def test_a_phone_shows_every_board_without_horizontal_scrolling(new_page: Any) -> None:

@@ -2,27 +2,46 @@
 
 ``solve`` follows the established solver format (Pons): move strings on stdin, one
 a line, and ``MOVES SCORE`` (or ``MOVES`` and seven scores with ``--analyze``, with
-``-1000`` for a full column) on stdout. A bad line gets a message on stderr naming
-the line, and the following lines are still solved.
+``-1000`` for a full column) on stdout. A bad line (bytes that are not text in the
+input's encoding included) gets a message on stderr naming the line, and the
+following lines are still solved.
+
+A long solve shows its progress on stderr: ``solve`` on a terminal only (its
+output is for programs), ``analyze`` always (on a terminal one line rewritten in
+place, elsewhere a line every few seconds). Ctrl-C ends any of the three commands
+within a fraction of a second: a one-line message and exit status 130.
+
+The solver (and numba) is imported only when a command runs, so ``abgames --help``
+and the other games start without loading the compiler.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from abgames.ai.connect4.book import Book, default_book_path, load_default_book
-from abgames.ai.connect4.book_builder import BUILD_TABLE_BITS, build
-from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
-from abgames.ai.connect4.perfect import plies_to_end
-from abgames.ai.connect4.solver import DEFAULT_TABLE_BITS, Position, Solver
-from abgames.cluster import Cluster, ClusterError, ClusterLost
+from abgames.ai.connect4.constants import (
+    BUILD_TABLE_BITS,
+    DEFAULT_TABLE_BITS,
+    INVALID_MOVE,
+    MAX_TABLE_BITS,
+    MIN_TABLE_BITS,
+    WIDTH,
+    check_table_bits,
+    table_size_text,
+)
+from abgames.cluster import ClusterError, ClusterLost
 from abgames.commands.cluster_option import add_cluster_option, cluster_of
 from abgames.games.base import IllegalMoveError, NotationError
 from abgames.games.connect4 import ConnectFour
+
+if TYPE_CHECKING:
+    from abgames.ai.connect4.solver import Position, SolveProgress, Solver
 
 GAME = "connect4"
 COLUMN_DIGITS = frozenset("1234567")
@@ -30,6 +49,34 @@ COLUMN_DIGITS = frozenset("1234567")
 SCORE_BASE = 22
 DEFAULT_WORK_DIR = Path("book-work")
 DEFAULT_BOOK_PLIES = 4
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED_STATUS = 130
+#: Seconds between progress updates on a terminal (the first after as long).
+PROGRESS_SECONDS = 1.0
+#: Seconds between progress lines when stderr is not a terminal (``analyze`` only).
+LOGGED_PROGRESS_SECONDS = 5.0
+#: Longest bad input line echoed whole in an error message.
+SHOWN_LINE_CHARS = 60
+
+
+def table_bits_argument(text: str) -> int:
+    """``--table-bits``: an integer in ``MIN_TABLE_BITS..MAX_TABLE_BITS``."""
+    try:
+        return check_table_bits(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be an integer from {MIN_TABLE_BITS} to {MAX_TABLE_BITS} "
+            f"({table_size_text(MIN_TABLE_BITS)} to {table_size_text(MAX_TABLE_BITS)}), "
+            f"not {text[:SHOWN_LINE_CHARS]!r}"
+        ) from None
+
+
+def _table_bits_help(default: int) -> str:
+    return (
+        f"transposition table of 2**BITS entries, 8 bytes each: {MIN_TABLE_BITS}..{MAX_TABLE_BITS} "
+        f"({table_size_text(MIN_TABLE_BITS)} to {table_size_text(MAX_TABLE_BITS)}; "
+        f"default {default}, {table_size_text(default)})"
+    )
 
 
 def register(subparsers: Any) -> None:
@@ -73,7 +120,13 @@ def register(subparsers: Any) -> None:
     book.add_argument("--jobs", type=int, default=1, help="processes to solve with")
     book.add_argument("--work", type=Path, default=DEFAULT_WORK_DIR, help="work directory")
     book.add_argument("--output", type=Path, default=None, help="book file to write")
-    book.add_argument("--table-bits", type=int, default=BUILD_TABLE_BITS)
+    book.add_argument(
+        "--table-bits",
+        type=table_bits_argument,
+        default=BUILD_TABLE_BITS,
+        metavar="BITS",
+        help=_table_bits_help(BUILD_TABLE_BITS) + " per process",
+    )
     book.add_argument(
         "--write-only",
         action="store_true",
@@ -87,51 +140,188 @@ def _solver_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-book", action="store_true", help="solve without the opening book")
     parser.add_argument(
         "--table-bits",
-        type=int,
+        type=table_bits_argument,
         default=DEFAULT_TABLE_BITS,
-        help=f"transposition table of 2**BITS entries, 8 bytes each (default {DEFAULT_TABLE_BITS})",
+        metavar="BITS",
+        help=_table_bits_help(DEFAULT_TABLE_BITS),
     )
 
 
+class NoMemoryError(Exception):
+    """The transposition table asked for does not fit in memory."""
+
+
 def _make_solver(args: argparse.Namespace) -> Solver:
+    from abgames.ai.connect4.book import Book, load_default_book
+    from abgames.ai.connect4.solver import Solver
+
     book: Book | None = None if args.no_book else load_default_book()
-    return Solver(args.table_bits, book)
+    try:
+        return Solver(args.table_bits, book)
+    except MemoryError:
+        raise NoMemoryError(
+            f"not enough memory for a table of {table_size_text(args.table_bits)} "
+            f"(--table-bits {args.table_bits}): choose fewer bits"
+        ) from None
 
 
 def parse_line(line: str) -> Position:
     """The position of one input line; ``ValueError`` with a message naming the bad move."""
+    from abgames.ai.connect4.solver import Position
+
     for index, char in enumerate(line, start=1):
         if char not in COLUMN_DIGITS:
             raise NotationError(f"move {index}: {char!r} is not a column (1..{WIDTH})")
     return Position.parse(line)
 
 
+def shorten(text: str) -> str:
+    """``text``, cut to ``SHOWN_LINE_CHARS`` characters (and marked) if longer."""
+    if len(text) <= SHOWN_LINE_CHARS:
+        return text
+    return text[: SHOWN_LINE_CHARS - 3] + "..."
+
+
+class ProgressLine:
+    """A long solve's progress on a stream, at most every ``interval`` seconds of a solve.
+
+    ``live`` (a terminal): one line rewritten in place and erased by ``clear()``;
+    otherwise a plain line each time. Nothing is shown in a solve's first
+    ``interval`` seconds, so quick solves stay silent.
+    """
+
+    def __init__(self, stream: TextIO, *, live: bool, interval: float) -> None:
+        self.stream = stream
+        self.live = live
+        self.interval = interval
+        self._shown = False
+        self._next = interval
+
+    def start(self) -> None:
+        """A new solve begins: its first update comes ``interval`` seconds in."""
+        self._next = self.interval
+
+    def report(self, label: str, progress: SolveProgress) -> None:
+        if progress.elapsed < self._next:
+            return
+        self._next = progress.elapsed + self.interval
+        text = f"{label}... {progress.nodes / 1e6:,.1f} M nodes, {progress.elapsed:.0f} s"
+        if self.live:
+            self.stream.write(f"\r\033[K{text}")
+            self._shown = True
+        else:
+            self.stream.write(f"{text}\n")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Erase the live line, if one is shown (before other output)."""
+        if self._shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self._shown = False
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _decode(raw: str | bytes, encoding: str) -> str:
+    """An input line as text; ``ValueError`` naming the first byte that is not ``encoding``."""
+    if isinstance(raw, str):
+        return raw
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as error:
+        raise ValueError(
+            f"byte {error.start + 1} is not {encoding} text ({error.reason})"
+        ) from None
+
+
 def solve_stream(
-    solver: Solver, source: TextIO, out: TextIO, err: TextIO, *, analyze: bool, weak: bool
+    solver: Solver,
+    source: Iterable[str | bytes],
+    out: TextIO,
+    err: TextIO,
+    *,
+    analyze: bool,
+    weak: bool,
+    encoding: str = "utf-8",
+    progress: ProgressLine | None = None,
 ) -> int:
-    """Solve every line of ``source``; return how many lines were bad."""
+    """Solve every line of ``source``; return how many lines were bad.
+
+    Lines may be bytes (read from a binary stream), decoded with ``encoding``: a
+    line that does not decode is a bad line like any other. ``progress`` shows
+    long solves.
+    """
     bad = 0
     for number, raw in enumerate(source, start=1):
-        line = raw.rstrip("\r\n")
+        line: str | None = None
         try:
+            line = _decode(raw, encoding).rstrip("\r\n")
             position = parse_line(line)
         except ValueError as error:
             bad += 1
-            print(f"line {number}: {error} in {line!r}", file=err, flush=True)
+            if line is None:  # not text: show the bytes
+                assert isinstance(raw, bytes)
+                shown = repr(raw.rstrip(b"\r\n")[:SHOWN_LINE_CHARS])
+            else:
+                shown = repr(shorten(line))
+            print(f"line {number}: {error} in {shown}", file=err, flush=True)
             continue
+        label = f"line {number}: solving {shorten(line) or '(the empty board)'}"
+
+        def report(state: SolveProgress, label: str = label) -> None:
+            if progress is not None:
+                progress.report(label, state)
+
+        if progress is not None:
+            progress.start()
         if analyze:
-            scores = solver.analyze(position, weak=weak)
-            print(line, *scores, file=out, flush=True)
+            scores = solver.analyze(position, weak=weak, progress=report)
+            fields = [str(score) for score in scores]
         else:
-            print(line, solver.solve(position, weak=weak), file=out, flush=True)
+            fields = [str(solver.solve(position, weak=weak, progress=report))]
+        if progress is not None:
+            progress.clear()
+        print(line, *fields, file=out, flush=True)
     return bad
 
 
+def _interrupted(command: str, progress: ProgressLine | None, detail: str = "") -> int:
+    if progress is not None:
+        progress.clear()
+    print(f"abgames {command}: interrupted{detail}", file=sys.stderr, flush=True)
+    return INTERRUPTED_STATUS
+
+
 def run_solve(args: argparse.Namespace) -> int:
-    solver = _make_solver(args)
-    bad = solve_stream(
-        solver, sys.stdin, sys.stdout, sys.stderr, analyze=args.analyze, weak=args.weak
-    )
+    progress: ProgressLine | None = None
+    try:
+        solver = _make_solver(args)
+        if _is_terminal(sys.stderr):
+            progress = ProgressLine(sys.stderr, live=True, interval=PROGRESS_SECONDS)
+        stdin = sys.stdin
+        # Read bytes when we can, so that a line that is not text is reported, not fatal.
+        binary = getattr(stdin, "buffer", None)
+        bad = solve_stream(
+            solver,
+            binary if binary is not None else stdin,
+            sys.stdout,
+            sys.stderr,
+            analyze=args.analyze,
+            weak=args.weak,
+            encoding=getattr(stdin, "encoding", None) or "utf-8",
+            progress=progress,
+        )
+    except NoMemoryError as error:
+        print(f"abgames solve: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return _interrupted("solve", progress)
     return 1 if bad else 0
 
 
@@ -156,6 +346,8 @@ def describe(score: int) -> str:
 
 def analysis_text(state: ConnectFour, scores: list[int]) -> str:
     """The board, then one line per column with its outcome; the best marked."""
+    from abgames.ai.connect4.perfect import plies_to_end
+
     lines = [state.render(), ""]
     if state.outcome() is not None:
         winner = state.outcome()
@@ -177,20 +369,40 @@ def analysis_text(state: ConnectFour, scores: list[int]) -> str:
 
 
 def run_analyze(args: argparse.Namespace) -> int:
+    from abgames.ai.connect4.solver import Position
+
     try:
         line = args.moves.strip()
         parse_line(line)
         state = ConnectFour.from_notation(line)
     except (NotationError, IllegalMoveError) as error:
-        print(f"abgames analyze: {error} in {args.moves!r}", file=sys.stderr)
+        print(f"abgames analyze: {error} in {shorten(args.moves)!r}", file=sys.stderr)
         return 2
-    solver = _make_solver(args)
-    scores = solver.analyze(Position.from_state(state))
+    live = _is_terminal(sys.stderr)
+    progress = ProgressLine(
+        sys.stderr, live=live, interval=PROGRESS_SECONDS if live else LOGGED_PROGRESS_SECONDS
+    )
+
+    def report(step: SolveProgress) -> None:
+        progress.report(f"solving column {(step.column or 0) + 1}", step)
+
+    try:
+        solver = _make_solver(args)
+        scores = solver.analyze(Position.from_state(state), progress=report)
+    except NoMemoryError as error:
+        print(f"abgames analyze: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return _interrupted("analyze", progress)
+    progress.clear()
     print(analysis_text(state, scores))
     return 0
 
 
 def run_book(args: argparse.Namespace) -> int:
+    from abgames.ai.connect4.book import default_book_path
+    from abgames.ai.connect4.book_builder import WORK_FILE, WorkFileError, build
+
     if args.plies < 1:
         print("abgames book: --plies must be at least 1", file=sys.stderr)
         return 2
@@ -203,30 +415,39 @@ def run_book(args: argparse.Namespace) -> int:
         return 2
     cluster = cluster_of(args)
     try:
-        if cluster is None:
-            _build(args, output)
-        else:
-            with cluster:
-                _build(args, output, cluster)
+        with cluster if cluster is not None else contextlib.nullcontext():
+            build(
+                root=args.root,
+                plies=args.plies,
+                work_dir=args.work,
+                output=output,
+                jobs=args.jobs,
+                table_bits=args.table_bits,
+                log=lambda text: print(text, flush=True),
+                write_only=args.write_only,
+                cluster=cluster,
+            )
     except ClusterLost as error:
         print(f"abgames book: {error}; every score found is in {args.work}", file=sys.stderr)
         return 1
     except ClusterError as error:
         print(f"abgames book: {error}", file=sys.stderr)
         return 2
+    except WorkFileError as error:
+        print(f"abgames book: {error}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(
+            f"abgames book: not enough memory for a table of {table_size_text(args.table_bits)} "
+            f"(--table-bits {args.table_bits}) per process: choose fewer bits or --jobs",
+            file=sys.stderr,
+        )
+        return 2
+    except OSError as error:
+        print(f"abgames book: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        kept = f"; what was solved is kept in {args.work / WORK_FILE}: run again to resume"
+        return _interrupted("book", None, kept)
     print(f"built in {time.perf_counter() - start:.1f}s")
     return 0
-
-
-def _build(args: argparse.Namespace, output: Path, cluster: Cluster | None = None) -> None:
-    build(
-        root=args.root,
-        plies=args.plies,
-        work_dir=args.work,
-        output=output,
-        jobs=args.jobs,
-        table_bits=args.table_bits,
-        log=lambda text: print(text, flush=True),
-        write_only=args.write_only,
-        cluster=cluster,
-    )

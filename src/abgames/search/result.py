@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from abgames.games.base import Move
 from abgames.search import score as scores
 
+#: The ``note`` of a result an exact player could not prove and searched heuristically.
+NOT_SOLVED = "not solved, best heuristic move"
+
 
 @dataclass(frozen=True)
 class SearchResult:
@@ -23,6 +26,10 @@ class SearchResult:
     proven): ``heuristic_moves`` names the root moves whose score is an evaluation
     at the horizon rather than a game result (empty where an engine does not
     track it, as an exact solver need not).
+    ``note`` is what a person should be told beyond the numbers, shown as is beside
+    the score: ``"not solved, best heuristic move"`` when an exact player had to
+    fall back on a heuristic search (``NOT_SOLVED``), ``"solving column 4"`` on the
+    progress results of a solver still at work; empty otherwise.
     """
 
     move: Move | None
@@ -38,6 +45,7 @@ class SearchResult:
     tt_hits: int = 0
     complete: bool = True
     solved: bool = False
+    note: str = ""
 
     @property
     def nodes_per_second(self) -> float:

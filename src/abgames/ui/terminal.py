@@ -135,11 +135,12 @@ def colourise(board: str, enabled: bool) -> str:
 
 
 def format_result(match: Match, result: SearchResult) -> str:
-    """``score wins in 3 moves, depth 7, 21,785 nodes, 0.48 s``."""
-    return (
+    """``score wins in 3 moves, depth 7, 21,785 nodes, 0.48 s``, then the result's note if any."""
+    text = (
         f"score {describe(result.score, solved=result.solved)}, depth {result.depth}, "
         f"{result.nodes:,} nodes, {result.elapsed:.2f} s"
     )
+    return f"{text}; {result.note}" if result.note else text
 
 
 def explain(match: Match) -> str:
@@ -295,11 +296,15 @@ class Session:
         state = self.match.state
 
         def report(result: SearchResult) -> None:
-            best = "-" if result.move is None else state.format_move(result.move)
-            output.write(
-                f"\r\033[K  thinking: depth {result.depth}, best {best}, "
-                f"{result.nodes:,} nodes, {result.elapsed:.1f} s"
-            )
+            if result.move is None and result.note:  # a solver at work: ``solving column 4``
+                done = f"{result.note}, {result.nodes:,} nodes, {result.elapsed:.1f} s"
+            else:
+                best = "-" if result.move is None else state.format_move(result.move)
+                done = (
+                    f"depth {result.depth}, best {best}, "
+                    f"{result.nodes:,} nodes, {result.elapsed:.1f} s"
+                )
+            output.write(f"\r\033[K  thinking: {done}")
             output.flush()
 
         return report

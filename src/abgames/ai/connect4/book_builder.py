@@ -24,12 +24,14 @@ the scores still come back to this process and its work file as they are found.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from abgames.ai.connect4.book import Book, BookError, load, save
+from abgames.ai.connect4.book import MAX_ABS_SCORE, Book, BookError, load, save
+from abgames.ai.connect4.constants import BUILD_TABLE_BITS
 from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
 from abgames.ai.connect4.perfect import choose_column
 from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Position, Solver, canonical_key
@@ -38,8 +40,6 @@ if TYPE_CHECKING:
     from abgames.cluster import Cluster
 
 WORK_FILE = "solved.txt"
-#: Default book build table: 2**24 entries = 128 MiB per process.
-BUILD_TABLE_BITS = 24
 #: Positions in flight per CPU of a cluster: a second one hides the round trip.
 CLUSTER_TASKS_PER_CPU = 2
 
@@ -48,8 +48,11 @@ Log = Callable[[str], None]
 _worker_solver: Solver | None = None
 
 
-def _init_worker(table_bits: int) -> None:
+def _init_worker(table_bits: int, pooled: bool = True) -> None:
+    """Make this process's solver; a pool worker leaves Ctrl-C to the parent, which ends it."""
     global _worker_solver
+    if pooled:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_solver = Solver(table_bits)
 
 
@@ -66,7 +69,7 @@ def solve_with_table(moves: str, table_bits: int) -> tuple[str, int, float]:
     The solver is made on the first call and kept for the following ones.
     """
     if _worker_solver is None or _worker_solver.table_bits != table_bits:
-        _init_worker(table_bits)
+        _init_worker(table_bits, pooled=False)
     return _solve_line(moves)
 
 
@@ -78,20 +81,53 @@ def _solved_on(
         yield solved
 
 
+class WorkFileError(ValueError):
+    """A work file line that is not ``MOVES SCORE``; the message names the file and line."""
+
+
 def _read_work(path: Path) -> dict[int, int]:
-    """Canonical key -> score of every position already solved in ``path``."""
+    """Canonical key -> score of every position already solved in ``path``.
+
+    A last line cut short (an interrupted write) is ignored: that position is
+    solved again. Any other bad line raises ``WorkFileError``; the file is left as
+    it is, so nothing solved is lost.
+    """
     solved: dict[int, int] = {}
     if not path.exists():
         return solved
-    lines = path.read_text().splitlines()
+    lines = path.read_text(errors="replace").splitlines()
     for number, line in enumerate(lines, start=1):
-        parts = line.split()
-        if len(parts) != 2 or not parts[1].lstrip("-").isdigit():
+        try:
+            key, score = _work_line(line)
+        except ValueError as error:
             if number == len(lines):
                 continue  # a last line cut short by an interruption: solve it again
-            raise ValueError(f"{path}:{number}: expected 'MOVES SCORE', got {line!r}")
-        solved[canonical_key(Position.parse(parts[0]).key)] = int(parts[1])
+            shown = line if len(line) <= 60 else line[:57] + "..."
+            raise WorkFileError(
+                f"{path} line {number}: {error}, got {shown!r}; "
+                "correct or delete that line (the other lines are kept) and run again"
+            ) from None
+        solved[key] = score
     return solved
+
+
+def _work_line(line: str) -> tuple[int, int]:
+    """The canonical key and score of one ``MOVES SCORE`` line; ``ValueError`` if malformed."""
+    parts = line.split()
+    if len(parts) != 2 or not parts[1].lstrip("-").isascii() or not parts[1].lstrip("-").isdigit():
+        raise ValueError("expected 'MOVES SCORE'")
+    moves, score = parts[0], int(parts[1])
+    if abs(score) > MAX_ABS_SCORE:
+        raise ValueError(f"a score is -{MAX_ABS_SCORE}..{MAX_ABS_SCORE}")
+    if not moves.isascii() or not moves.isdigit():
+        raise ValueError("MOVES must be columns 1..7")
+    try:
+        position = Position.parse(moves)
+    except ValueError as error:  # a full column, a move after a win, a digit 8 ...
+        raise ValueError(f"MOVES: {error}") from None
+    if position.is_over:
+        raise ValueError("MOVES: the game is over")
+    return canonical_key(position.key), score
 
 
 def child_scores(position: Position, score_of: Callable[[int], int | None]) -> list[int] | None:
@@ -164,7 +200,7 @@ def build(
         else None
     )
     if pool is None and cluster is None:
-        _init_worker(table_bits)
+        _init_worker(table_bits, pooled=False)
     try:
         with work_path.open("a") as work:
             for ply in range(root_position.moves, last_ply):
@@ -204,6 +240,10 @@ def build(
                         continue
                     for reply in _children_to_solve(moves + str(column + 1), reply_root):
                         following[reply] = Position.parse(reply)
+    except BaseException:
+        if pool is not None:
+            pool.terminate()  # Ctrl-C or an error: the workers' running solves are dropped
+        raise
     finally:
         if pool is not None:
             pool.close()
@@ -262,7 +302,7 @@ def book_tree(book: Book, root: str = "") -> tuple[list[str], list[str]]:
 def _moves_of(path: Path) -> Iterable[int]:
     if not path.exists():
         return
-    for line in path.read_text().splitlines():
+    for line in path.read_text(errors="replace").splitlines():
         parts = line.split()
         if len(parts) == 2:
             yield len(parts[0])
@@ -272,6 +312,7 @@ __all__ = [
     "BUILD_TABLE_BITS",
     "DEFAULT_TABLE_BITS",
     "WORK_FILE",
+    "WorkFileError",
     "book_tree",
     "build",
     "child_scores",

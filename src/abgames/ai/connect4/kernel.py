@@ -34,6 +34,15 @@ until the 8-bit generation wraps, when the array is zeroed.
 
 The optional book is two sorted arrays (canonical keys, exact scores) consulted at
 nodes with at most ``book_max_moves`` discs; see ``abgames.ai.connect4.book``.
+
+The entry points release the GIL (``nogil=True``): other Python threads (a window,
+a progress printer) keep running during a solve; twins that hold it
+(``*_holding_gil``) serve a solve's first short chunk, where releasing the GIL
+would cost more than the search. A long solve runs in chunks: the entry points
+*pause* when the node count reaches ``counters[PAUSE_AT]``, leaving where they were
+in ``counters`` and ``stack``, and a call with ``resume=True`` carries on exactly
+there, so the caller can report progress, notice Ctrl-C or give up between chunks
+at no cost to the search.
 """
 
 from __future__ import annotations
@@ -41,8 +50,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-WIDTH = 7
-HEIGHT = 6
+from abgames.ai.connect4.constants import HEIGHT as HEIGHT
+from abgames.ai.connect4.constants import INVALID_MOVE as INVALID_MOVE
+from abgames.ai.connect4.constants import WIDTH as WIDTH
+
 STRIDE = HEIGHT + 1
 CELLS = WIDTH * HEIGHT
 MIN_SCORE = -(CELLS // 2) + 3
@@ -55,8 +66,6 @@ BOTTOM_MASK = sum(1 << (c * STRIDE) for c in range(WIDTH))
 BOARD_MASK = BOTTOM_MASK * ((1 << HEIGHT) - 1)
 #: The cells of column 0, guard bit included (shift by ``c * STRIDE`` for column c).
 COLUMN_BITS = (1 << STRIDE) - 1
-#: Marker for a column that cannot be played, as in Pons' ``analyze`` output.
-INVALID_MOVE = -1000
 
 # Transposition-table entry packing.
 _VALUE_BITS = 7
@@ -71,16 +80,20 @@ _HASH_MULTIPLIER = 0x9E3779B97F4A7C15 - (1 << 64)
 MAX_GENERATION = 255
 
 #: Deepest recursion: one frame per disc still to play, plus the root.
-_MAX_FRAMES = CELLS + 2
-# Slots of the ``counters`` array every entry point takes.
-NODES, NODE_LIMIT, ABORTED = 0, 1, 2
-COUNTER_SLOTS = 3
+MAX_FRAMES = CELLS + 2
+# Slots of the ``counters`` array every entry point takes. The caller sets
+# ``PAUSE_AT`` (0: never pause); the kernel keeps ``NODES`` and, when it pauses,
+# sets ``PAUSED`` and saves its place: the column being analyzed, the window
+# ``[LOW, HIGH]`` of ``_solve`` with the probe ``MIDDLE`` under way, and the
+# ``DEPTH`` of the node ``_negamax`` enters next (its path is in ``stack``).
+NODES, PAUSE_AT, PAUSED, COLUMN, LOW, HIGH, MIDDLE, DEPTH = range(8)
+COUNTER_SLOTS = 8
 # Columns of the explicit stack of ``_negamax``: one row per frame (node on the path).
 _CURRENT, _MASK, _ALPHA, _BETA, _KEY, _SLOT, _COUNT, _TRIED, _ORDER = range(9)
-_STACK_COLUMNS = _ORDER + WIDTH
+STACK_COLUMNS = _ORDER + WIDTH
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def popcount(bits: int) -> int:
     """Number of set bits of a non-negative board (numba has no portable popcount)."""
     count = 0
@@ -90,7 +103,7 @@ def popcount(bits: int) -> int:
     return count
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _line_spots(position: int, shift: int) -> int:
     """Empty-or-not cells that would complete a four of ``position`` along ``shift``.
 
@@ -106,7 +119,7 @@ def _line_spots(position: int, shift: int) -> int:
     return spots
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def winning_spots(position: int, mask: int) -> int:
     """Empty cells where one more disc of ``position`` makes four (reachable or not)."""
     spots = (position << 1) & (position << 2) & (position << 3)  # vertical: only upwards
@@ -116,23 +129,23 @@ def winning_spots(position: int, mask: int) -> int:
     return spots & (BOARD_MASK ^ mask)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def playable(mask: int) -> int:
     """The lowest empty cell of every column that is not full."""
     return (mask + BOTTOM_MASK) & BOARD_MASK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def column_mask(column: int) -> int:
     return ((1 << HEIGHT) - 1) << (column * STRIDE)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def can_win_next(current: int, mask: int) -> bool:
     return (winning_spots(current, mask) & playable(mask)) != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def non_losing_moves(current: int, mask: int) -> int:
     """Moves that do not let the opponent win at once (call only if we cannot win now).
 
@@ -149,7 +162,7 @@ def non_losing_moves(current: int, mask: int) -> int:
     return possible & ~(opponent_win >> 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def mirror(bits: int) -> int:
     """The board reflected left to right."""
     result = 0
@@ -159,20 +172,20 @@ def mirror(bits: int) -> int:
     return result
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def canonical_key(key: int) -> int:
     """The smaller of a key and its mirror image: one book entry serves both."""
     reflected = mirror(key)
     return reflected if reflected < key else key
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _trunc_half(value: int) -> int:
     """``value / 2`` rounded toward zero (C semantics; Python's ``//`` floors)."""
     return -((-value) // 2) if value < 0 else value // 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def book_lookup(book_keys: np.ndarray, book_scores: np.ndarray, key: int) -> int:
     """The book score of canonical ``key``, or ``INVALID_MOVE`` when it is not in the book."""
     low = 0
@@ -188,7 +201,7 @@ def book_lookup(book_keys: np.ndarray, book_scores: np.ndarray, key: int) -> int
     return INVALID_MOVE
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _negamax(
     root_current: int,
     root_mask: int,
@@ -203,14 +216,16 @@ def _negamax(
     book_max_moves: int,
     counters: np.ndarray,
     stack: np.ndarray,
+    resume: bool,
 ) -> int:
     """Pons' negamax with alpha-beta, iterative (an explicit stack, no recursion).
 
     Precondition: the side to move cannot win at once. Contract (fail-soft on
     the window [alpha, beta]): a result ``<= alpha`` is an upper bound, ``>= beta``
     a lower bound, anything between is exact. ``counters[NODES]`` counts nodes;
-    once it would pass ``counters[NODE_LIMIT]`` (if positive) the search stops and
-    sets ``counters[ABORTED]``: the result is then meaningless.
+    when it reaches ``counters[PAUSE_AT]`` (if positive) the search pauses: it sets
+    ``counters[PAUSED]`` and ``counters[DEPTH]`` and returns a meaningless result,
+    and a call with ``resume`` (and the same arguments and ``stack``) goes on.
     """
     current = stack[:, _CURRENT]
     mask = stack[:, _MASK]
@@ -225,16 +240,20 @@ def _negamax(
     gen_bits = generation << _GEN_SHIFT
     table_mask = table.shape[0] - 1
     use_book = book_keys.shape[0] > 0
-    budget = -1  # nodes never reach it: no limit
-    if counters[NODE_LIMIT] > 0:
-        budget = max(counters[NODE_LIMIT] - counters[NODES], 1)
+    budget = -1  # nodes never reach it: no pause
+    if counters[PAUSE_AT] > 0:
+        budget = max(counters[PAUSE_AT] - counters[NODES], 1)
 
-    depth = 0
-    current[0] = root_current
-    mask[0] = root_mask
-    alpha[0] = root_alpha
-    beta[0] = root_beta
     nodes = 0
+    if resume:  # enter again the node the pause stopped at (it was counted then)
+        depth = counters[DEPTH]
+        nodes = -1
+    else:
+        depth = 0
+        current[0] = root_current
+        mask[0] = root_mask
+        alpha[0] = root_alpha
+        beta[0] = root_beta
     entering = True
     result = 0
     while True:
@@ -242,7 +261,8 @@ def _negamax(
             # --- a new node: bounds, table, book, then generate sorted moves ----
             nodes += 1
             if nodes == budget:
-                counters[ABORTED] = 1
+                counters[PAUSED] = 1
+                counters[DEPTH] = depth
                 break
             cur = current[depth]
             msk = mask[depth]
@@ -361,7 +381,7 @@ def _negamax(
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _solve(
     current: int,
     mask: int,
@@ -374,28 +394,37 @@ def _solve(
     book_scores: np.ndarray,
     book_max_moves: int,
     counters: np.ndarray,
+    stack: np.ndarray,
+    resume: bool,
 ) -> int:
     """The exact score of an unfinished position (``weak``: only its sign, -1/0/1).
 
     Null-window searches narrow ``[low, high]`` until it closes, probing first near
     0 (where most positions lie) and halving toward the bounds, as Pons does.
-    ``counters`` as for ``_negamax``; if the node limit stops the search, the
-    result is meaningless and ``counters[ABORTED]`` is set.
+    ``counters``, ``stack`` and ``resume`` as for ``_negamax``: on a pause the
+    result is meaningless and the window and probe are saved in ``counters``.
     """
-    if can_win_next(current, mask):
-        return 1 if weak else (CELLS + 1 - moves) // 2
-    low = -((CELLS - moves) // 2)
-    high = (CELLS + 1 - moves) // 2
-    if weak:
-        low = -1
-        high = 1
-    stack = np.empty((_MAX_FRAMES, _STACK_COLUMNS), np.int64)
+    if resume:
+        low = int(counters[LOW])
+        high = int(counters[HIGH])
+    else:
+        if can_win_next(current, mask):
+            return 1 if weak else (CELLS + 1 - moves) // 2
+        low = -((CELLS - moves) // 2)
+        high = (CELLS + 1 - moves) // 2
+        if weak:
+            low = -1
+            high = 1
+    resuming = resume
     while low < high:
-        middle = low + (high - low) // 2
-        if middle <= 0 and _trunc_half(low) < middle:
-            middle = _trunc_half(low)
-        elif middle >= 0 and _trunc_half(high) > middle:
-            middle = _trunc_half(high)
+        if resuming:
+            middle = int(counters[MIDDLE])
+        else:
+            middle = low + (high - low) // 2
+            if middle <= 0 and _trunc_half(low) < middle:
+                middle = _trunc_half(low)
+            elif middle >= 0 and _trunc_half(high) > middle:
+                middle = _trunc_half(high)
         result = _negamax(
             current,
             mask,
@@ -410,8 +439,13 @@ def _solve(
             book_max_moves,
             counters,
             stack,
+            resuming,
         )
-        if counters[ABORTED]:
+        resuming = False
+        if counters[PAUSED]:
+            counters[LOW] = low
+            counters[HIGH] = high
+            counters[MIDDLE] = middle
             return 0
         if result <= middle:
             high = result
@@ -422,15 +456,8 @@ def _solve(
     return low
 
 
-@njit(cache=True, inline="always")
-def _reset_counters(counters: np.ndarray, node_limit: int) -> None:
-    counters[NODES] = 0
-    counters[NODE_LIMIT] = node_limit
-    counters[ABORTED] = 0
-
-
-@njit(cache=True)
-def solve(
+@njit(cache=True, nogil=True)
+def _solve_entry(
     current: int,
     mask: int,
     moves: int,
@@ -442,14 +469,20 @@ def solve(
     book_scores: np.ndarray,
     book_max_moves: int,
     counters: np.ndarray,
-    node_limit: int,
+    stack: np.ndarray,
+    resume: bool,
 ) -> int:
     """The score of an unfinished position: the entry point for one position.
 
-    Counts nodes from 0 in ``counters``; ``node_limit`` (if positive) stops the
-    search with ``counters[ABORTED]`` set, and the result is then meaningless.
+    A fresh call (``resume`` false) counts nodes from 0 in ``counters``. If the
+    count reaches ``counters[PAUSE_AT]`` (when positive), the call returns early
+    with ``counters[PAUSED]`` set and a meaningless result; calling again with
+    ``resume`` true (same position, ``counters`` and ``stack``) carries on.
+    ``stack`` is an ``int64`` array of shape ``(MAX_FRAMES, STACK_COLUMNS)``.
     """
-    _reset_counters(counters, node_limit)
+    counters[PAUSED] = 0
+    if not resume:
+        counters[NODES] = 0
     return _solve(
         current,
         mask,
@@ -462,10 +495,147 @@ def solve(
         book_scores,
         book_max_moves,
         counters,
+        stack,
+        resume,
+    )
+
+
+@njit(cache=True, nogil=True)
+def _analyze_entry(
+    current: int,
+    mask: int,
+    moves: int,
+    weak: bool,
+    table: np.ndarray,
+    hash_shift: int,
+    generation: int,
+    book_keys: np.ndarray,
+    book_scores: np.ndarray,
+    book_max_moves: int,
+    counters: np.ndarray,
+    stack: np.ndarray,
+    scores: np.ndarray,
+    resume: bool,
+) -> None:
+    """Fill ``scores[c]`` with the score of playing column ``c`` (``INVALID_MOVE`` if full).
+
+    Scores are from the side to move's view, in the same convention as ``solve``.
+    Pauses and resumes as ``solve`` does; ``counters[COLUMN]`` is the column
+    being solved at the pause (the columns before it are already in ``scores``).
+    """
+    counters[PAUSED] = 0
+    first_column = 0
+    if resume:
+        first_column = counters[COLUMN]
+    else:
+        counters[NODES] = 0
+    own_wins = winning_spots(current, mask)
+    for column in range(first_column, WIDTH):
+        move = playable(mask) & column_mask(column)
+        resuming = resume and column == first_column
+        if move == 0:
+            scores[column] = INVALID_MOVE
+        elif own_wins & move:
+            scores[column] = 1 if weak else (CELLS + 1 - moves) // 2
+        else:
+            if not resuming:
+                counters[NODES] += 1
+            score = _solve(
+                current ^ mask,
+                mask | move,
+                moves + 1,
+                weak,
+                table,
+                hash_shift,
+                generation,
+                book_keys,
+                book_scores,
+                book_max_moves,
+                counters,
+                stack,
+                resuming,
+            )
+            if counters[PAUSED]:
+                counters[COLUMN] = column
+                return
+            scores[column] = -score
+
+
+# The entry points. Each exists twice: releasing the GIL (for long solves, so other
+# threads run) and holding it (for a solve's first few thousand nodes, where releasing
+# and taking back the GIL would cost more than the search itself: small solves take
+# a microsecond or two). Pausing and resuming lets one solve use both.
+
+
+@njit(cache=True, nogil=True)
+def solve(
+    current: int,
+    mask: int,
+    moves: int,
+    weak: bool,
+    table: np.ndarray,
+    hash_shift: int,
+    generation: int,
+    book_keys: np.ndarray,
+    book_scores: np.ndarray,
+    book_max_moves: int,
+    counters: np.ndarray,
+    stack: np.ndarray,
+    resume: bool,
+) -> int:
+    """The score of an unfinished position (``_solve_entry``), releasing the GIL."""
+    return _solve_entry(
+        current,
+        mask,
+        moves,
+        weak,
+        table,
+        hash_shift,
+        generation,
+        book_keys,
+        book_scores,
+        book_max_moves,
+        counters,
+        stack,
+        resume,
     )
 
 
 @njit(cache=True)
+def solve_holding_gil(
+    current: int,
+    mask: int,
+    moves: int,
+    weak: bool,
+    table: np.ndarray,
+    hash_shift: int,
+    generation: int,
+    book_keys: np.ndarray,
+    book_scores: np.ndarray,
+    book_max_moves: int,
+    counters: np.ndarray,
+    stack: np.ndarray,
+    resume: bool,
+) -> int:
+    """``solve`` without releasing the GIL: for a first short chunk."""
+    return _solve_entry(
+        current,
+        mask,
+        moves,
+        weak,
+        table,
+        hash_shift,
+        generation,
+        book_keys,
+        book_scores,
+        book_max_moves,
+        counters,
+        stack,
+        resume,
+    )
+
+
+@njit(cache=True, nogil=True)
 def analyze(
     current: int,
     mask: int,
@@ -478,37 +648,60 @@ def analyze(
     book_scores: np.ndarray,
     book_max_moves: int,
     counters: np.ndarray,
-    node_limit: int,
+    stack: np.ndarray,
     scores: np.ndarray,
+    resume: bool,
 ) -> None:
-    """Fill ``scores[c]`` with the score of playing column ``c`` (``INVALID_MOVE`` if full).
+    """Every column's score (``_analyze_entry``), releasing the GIL."""
+    _analyze_entry(
+        current,
+        mask,
+        moves,
+        weak,
+        table,
+        hash_shift,
+        generation,
+        book_keys,
+        book_scores,
+        book_max_moves,
+        counters,
+        stack,
+        scores,
+        resume,
+    )
 
-    Scores are from the side to move's view, in the same convention as ``solve``.
-    Counts nodes from 0; stops early, with ``counters[ABORTED]`` set, once
-    ``node_limit`` (if positive) is reached.
-    """
-    _reset_counters(counters, node_limit)
-    own_wins = winning_spots(current, mask)
-    for column in range(WIDTH):
-        move = playable(mask) & column_mask(column)
-        if move == 0:
-            scores[column] = INVALID_MOVE
-        elif own_wins & move:
-            scores[column] = 1 if weak else (CELLS + 1 - moves) // 2
-        else:
-            counters[NODES] += 1
-            scores[column] = -_solve(
-                current ^ mask,
-                mask | move,
-                moves + 1,
-                weak,
-                table,
-                hash_shift,
-                generation,
-                book_keys,
-                book_scores,
-                book_max_moves,
-                counters,
-            )
-            if counters[ABORTED]:
-                return
+
+@njit(cache=True)
+def analyze_holding_gil(
+    current: int,
+    mask: int,
+    moves: int,
+    weak: bool,
+    table: np.ndarray,
+    hash_shift: int,
+    generation: int,
+    book_keys: np.ndarray,
+    book_scores: np.ndarray,
+    book_max_moves: int,
+    counters: np.ndarray,
+    stack: np.ndarray,
+    scores: np.ndarray,
+    resume: bool,
+) -> None:
+    """``analyze`` without releasing the GIL: for a first short chunk."""
+    _analyze_entry(
+        current,
+        mask,
+        moves,
+        weak,
+        table,
+        hash_shift,
+        generation,
+        book_keys,
+        book_scores,
+        book_max_moves,
+        counters,
+        stack,
+        scores,
+        resume,
+    )

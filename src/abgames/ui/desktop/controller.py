@@ -489,6 +489,8 @@ class GameSession:
         result = self.progress
         if result is None:
             return f"{verb} {elapsed}"
+        if result.move is None and result.note:  # a solver at work: ``solving column 4``
+            return f"{result.note}… {result.nodes:,} nodes, {elapsed}"
         best = "-" if result.move is None else self.match.state.format_move(result.move)
         return f"{verb} depth {result.depth}, {result.nodes:,} nodes, {elapsed}, best {best}"
 

@@ -55,7 +55,7 @@ async def created(service: GameService, live: LiveGame, secret: str) -> JSONResp
 @router.post("", status_code=201, response_model=Created, summary="Start a game")
 async def create_game(body: CreateGame, service: Service) -> JSONResponse:
     live, secret = await service.create(
-        body.game, body.mode, body.first, body.level, dict(body.options), body.seed
+        body.game, body.mode, body.first, body.level, dict(body.options), body.seed, body.delay_ms
     )
     return await created(service, live, secret)
 

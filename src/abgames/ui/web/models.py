@@ -40,6 +40,14 @@ class CreateGame(Request):
         int | None,
         Field(ge=0, le=2**63 - 1, description="seed for the AI's choice among equal moves"),
     ] = None
+    delay_ms: Annotated[
+        int | None,
+        Field(
+            ge=0,
+            le=60_000,
+            description="AI vs AI: pause between moves, milliseconds (default 400)",
+        ),
+    ] = None
 
 
 class MoveRequest(Request):
@@ -87,6 +95,9 @@ class Analysis(BaseModel):
     pv: list[MoveText] = Field(description="the expected line, from the searched position")
     root_scores: list[RootScore] = Field(description="every root move searched, best first")
     solved: bool = Field(description="whether the score is exact to the end of the game")
+    note: str = Field(
+        default="", description='what to tell beyond the numbers: "not solved, best heuristic move"'
+    )
     view: int = Field(description="the side (0 or 1) whose view the scores take")
     why: str = Field(description="the choice explained in words")
     ply: int = Field(description="moves played before the searched position")
@@ -102,6 +113,7 @@ class Progress(BaseModel):
     score: int
     score_text: str
     pv: list[MoveText]
+    note: str = Field(default="", description='a solver at work: "solving column 4"')
 
 
 class Seat(BaseModel):

@@ -45,6 +45,9 @@ ORPHAN_GRACE_S = 10.0
 WATCHED_S = 30.0
 #: Longest pause between moves of an AI-vs-AI game.
 MAX_DELAY_MS = 60_000
+#: The pause between moves of a new AI-vs-AI game unless the request names one (ms):
+#: slow enough to watch, as the desktop's.
+AI_AI_DELAY_MS = 400
 #: When the queue was full, how soon the AI's search is tried again.
 RETRY_S = 1.0
 #: Progress events a slow reader may have waiting before more are dropped.
@@ -273,8 +276,11 @@ class GameService:
         level: str | None,
         options: dict[str, Any],
         seed: int | None,
+        delay_ms: int | None = None,
     ) -> tuple[LiveGame, str]:
-        """A new game; returns it with its secret. ``BadInput`` for bad settings."""
+        """A new game; returns it with its secret. ``BadInput`` for bad settings.
+
+        ``delay_ms`` is the pause between AI-vs-AI moves (default ``AI_AI_DELAY_MS``)."""
         if game not in LEVELS:
             raise BadInput(f"unknown game {game!r}: choose {', '.join(LEVELS)}")
         chosen = level or DEFAULT_LEVEL[game]
@@ -285,7 +291,8 @@ class GameService:
             match = Match(state, seats, seed=seed, player_factory=_no_search_player)
         except ValueError as error:
             raise BadInput(str(error)) from None
-        return await self._add(match, mode, first, chosen, seed)
+        delay = AI_AI_DELAY_MS if delay_ms is None else delay_ms
+        return await self._add(match, mode, first, chosen, seed, delay if mode == "ai-ai" else 0)
 
     async def import_record(self, record: object) -> tuple[LiveGame, str]:
         """A new game from a save file; ``BadInput`` naming what is wrong with it."""
@@ -294,10 +301,16 @@ class GameService:
         except SaveFileError as error:
             raise BadInput(str(error)) from None
         mode, first, level = settings_of(match)
-        return await self._add(match, mode, first, level, None)
+        return await self._add(match, mode, first, level, None, AI_AI_DELAY_MS)
 
     async def _add(
-        self, match: Match, mode: str, first: str, level: str, seed: int | None
+        self,
+        match: Match,
+        mode: str,
+        first: str,
+        level: str,
+        seed: int | None,
+        delay_ms: int,
     ) -> tuple[LiveGame, str]:
         if match.ai_to_move:
             self._need_room()
@@ -313,6 +326,7 @@ class GameService:
             record=match.to_record(),
             analyses=[None] * match.state.ply,
             version=1,
+            delay_ms=delay_ms,
         )
         await self.writer.write(Insert(stored))
         live = LiveGame(stored, match)
@@ -677,8 +691,10 @@ class GameService:
             self._publish_state(live)
             return
         async with live.lock:
-            if live.stored.version != version or not live.match.ai_to_move:
-                return  # the position changed after this search began
+            now = live.match.state
+            if (now.ply, now.key) != (base.ply, base.key) or not live.match.ai_to_move:
+                return  # the position changed after this search began (a pace change
+                # bumps the version but keeps the position, and the answer)
             if result is None or result.move is None:
                 live.message = f"The AI failed: {error or 'no move found'}"
                 self.publish(live, "state", self.state(live))

@@ -121,6 +121,7 @@ def progress_of(base: GameState, result: SearchResult) -> dict[str, Any]:
         "score": result.score,
         "score_text": describe(result.score, solved=result.solved),
         "pv": pv_of(base, result.pv),
+        "note": result.note,
     }
 
 
@@ -129,7 +130,16 @@ def analysis_of(base: GameState, result: SearchResult) -> dict[str, Any]:
     move = result.move
     text = None if move is None else text_of(base, move)
     pv = pv_of(base, result.pv)
-    ranked = sorted(result.root_scores.items(), key=lambda item: -item[1])
+    # A solved search shows game results only: estimates of moves it did not search to
+    # the end (it stopped once the best move was proven) would read as results.
+    ranked = sorted(
+        (
+            (root_move, score)
+            for root_move, score in result.root_scores.items()
+            if not (result.solved and root_move in result.heuristic_moves)
+        ),
+        key=lambda item: -item[1],
+    )
     root_scores = [
         {
             "move": root_move,
@@ -143,6 +153,8 @@ def analysis_of(base: GameState, result: SearchResult) -> dict[str, Any]:
     who = base.player_names[view]
     score_text = describe(result.score, solved=result.solved)
     why = [f"{who} plays {text}: {score_text} (depth {result.depth}, {result.nodes:,} nodes)."]
+    if result.note:
+        why.append(f"{result.note[0].upper()}{result.note[1:]}.")
     if pv:
         why.append("Expected line: " + " ".join(step["text"] for step in pv) + ".")
     if len(root_scores) > 1:
@@ -162,6 +174,7 @@ def analysis_of(base: GameState, result: SearchResult) -> dict[str, Any]:
         "pv": pv,
         "root_scores": root_scores,
         "solved": result.solved,
+        "note": result.note,
         "view": view,
         "why": " ".join(why),
     }

@@ -18,8 +18,9 @@ export function renderProgress(element, { status, progress, queuePosition, who }
     element.textContent = `${who}…`;
     return;
   }
+  // A solver at work reports what it solves ("solving column 4") instead of a depth.
   const parts = [
-    `depth ${progress.depth}`,
+    progress.text === null && progress.note ? progress.note : `depth ${progress.depth}`,
     `${count(progress.nodes)} nodes`,
     `${progress.elapsed.toFixed(1)} s`,
   ];

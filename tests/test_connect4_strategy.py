@@ -1,0 +1,346 @@
+"""The weak (value-keeping) rule, the strategy book and its builder, and perfect play with them."""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Callable, Generator
+from pathlib import Path
+
+import pytest
+
+from abgames.ai.connect4.book import BookError
+from abgames.ai.connect4.book import load as load_exact_book
+from abgames.ai.connect4.book_builder import build
+from abgames.ai.connect4.perfect import EXACT_FROM, PerfectPlayer
+from abgames.ai.connect4.solver import Position, Solver, canonical_key
+from abgames.ai.connect4.strategy import LOSS, WIN, decide, decide_steps, loses_at_once
+from abgames.ai.connect4.strategy_book import (
+    StrategyBook,
+    default_strategy_path,
+    dumps,
+    load,
+    loads,
+    position_of_key,
+)
+from abgames.ai.connect4.strategy_builder import WORK_FILE, build_strategy
+from abgames.games.connect4 import ConnectFour
+
+#: A middle-game position (18 discs) whose strategy builds in a second or two.
+ROOT = "527533114336774424"
+PLIES = 6
+
+
+def sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def value_after(solver: Solver, position: Position, column: int) -> int:
+    """The weak value of playing ``column`` for the side to move (an independent solve)."""
+    after = position.play(column)
+    if after.won:
+        return WIN
+    if after.is_over:
+        return 0
+    return -solver.solve(after, weak=True)
+
+
+@pytest.fixture(scope="module")
+def strategy(tmp_path_factory: pytest.TempPathFactory) -> tuple[StrategyBook, Path]:
+    work = tmp_path_factory.mktemp("strategy")
+    book = build_strategy(
+        root=ROOT, plies=PLIES, work_dir=work, output=work / "s.bin", table_bits=18, log=print
+    )
+    return book, work
+
+
+def met_positions(book: StrategyBook, plies: int = PLIES) -> list[str]:
+    """Every position a player following ``book`` meets at its turn, either side, within it."""
+    frontier = [ROOT] + [ROOT + str(c) for c in range(1, 8)]
+    met: list[str] = []
+    while frontier:
+        moves = frontier.pop()
+        position = Position.parse(moves)
+        if position.is_over or position.moves >= len(ROOT) + plies:
+            continue
+        met.append(moves)
+        entry = book.get(position)
+        assert entry is not None, moves
+        after = position.play(entry[1])
+        if not after.is_over:
+            mine = moves + str(entry[1] + 1)
+            frontier.extend(mine + str(c + 1) for c in range(7) if after.can_play(c))
+    return met
+
+
+def test_decide_keeps_the_value_of_positions_from_the_reference_data(shared_data: Path) -> None:
+    solver = Solver(18)
+    rows = (shared_data / "connect4" / "Test_L2_R1").read_text().splitlines()[::25]
+    for row in rows:
+        moves, score = row.split()
+        position = Position.parse(moves)
+        decision = decide(position, lambda p: solver.solve(p, weak=True))
+        assert decision.value == sign(int(score)), moves
+        assert value_after(solver, position, decision.column) == decision.value, moves
+
+
+def test_decide_in_a_lost_position_solves_nothing_and_avoids_losing_at_once() -> None:
+    # Yellow holds the second row of columns 5..7: red in column 4 lets it make four.
+    position = Position.parse("56751716")
+
+    def no_solving(_: Position) -> int:
+        raise AssertionError("a lost position needs no solve")
+
+    assert loses_at_once(position.play(3))
+    decision = decide(position, no_solving, LOSS)
+    assert decision.value == LOSS and decision.column == 2  # the centre, but safe
+
+
+def test_decide_steps_passes_progress_on_and_decides_as_decide() -> None:
+    solver = Solver(18)
+    position = Position.parse(ROOT)
+
+    def value_steps(child: Position) -> Generator[str, None, int]:
+        yield f"solving {child.moves}"
+        return solver.solve(child, weak=True)
+
+    steps = decide_steps(position, value_steps)
+    reports = []
+    while True:
+        try:
+            reports.append(next(steps))
+        except StopIteration as done:
+            decision = done.value
+            break
+    assert reports and reports[0] == f"solving {position.moves}"
+    assert decision == decide(position, lambda p: solver.solve(p, weak=True))
+
+
+def test_decide_takes_an_immediate_win_first() -> None:
+    position = Position.parse("445566")  # red wins at once in column 3 or 7
+    decision = decide(position, lambda _: pytest.fail("no solve needed"))
+    assert decision.column == 2 and decision.value == WIN  # the centre-most of the two
+
+
+def test_the_format_round_trips_and_mirrors_the_move() -> None:
+    position = Position.parse("1")  # column 1; its mirror image is column 7
+    key = canonical_key(position.key)
+    column_in_canonical = 0 if key == position.key else 6
+    book = StrategyBook.from_moves({key: (WIN, column_in_canonical)}, max_moves=1)
+    again = loads(dumps(book))
+    assert again.get(position) == (WIN, 0)
+    assert again.get(Position.parse("7")) == (WIN, 6)
+    assert again.get(Position.parse("4")) is None
+
+
+def test_an_entry_for_a_full_column_is_never_played() -> None:
+    position = Position.parse("444444")
+    key = canonical_key(position.key)
+    book = StrategyBook.from_moves({key: (WIN, 3)}, max_moves=6)
+    assert book.get(position) is None
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda b: b[:-1], "bytes"),
+        (lambda b: b[:-1] + bytes([b[-1] ^ 1]), "checksum"),
+        (lambda b: b"C4BK" + b[4:], "not a Connect Four strategy book"),
+        (lambda b: b[:4] + b"\x02\x00" + b[6:], "version 2"),
+        (lambda b: b[:5], "too short"),
+    ],
+)
+def test_a_damaged_strategy_book_gives_a_clear_error(
+    damage: Callable[[bytes], bytes], message: str
+) -> None:
+    image = dumps(StrategyBook.from_moves({5: (1, 3), 300: (0, 2)}, max_moves=4))
+    with pytest.raises(BookError, match=message):
+        loads(damage(image))
+
+
+def test_an_entry_that_is_no_move_is_refused() -> None:
+    image = bytearray(dumps(StrategyBook.from_moves({5: (1, 3)}, max_moves=4)))
+    image[-1] = 7  # value -1, column 8
+
+    image[16:20] = zlib.crc32(bytes(image[20:])).to_bytes(4, "little")
+    with pytest.raises(BookError, match="no value and column"):
+        loads(bytes(image))
+
+
+def test_every_book_move_keeps_the_value(strategy: tuple[StrategyBook, Path]) -> None:
+    book, _ = strategy
+    solver = Solver(18)
+    met = met_positions(book)
+    assert len(met) > 50
+    for moves in met:
+        position = Position.parse(moves)
+        entry = book.get(position)
+        assert entry is not None
+        value, column = entry
+        assert solver.solve(position, weak=True) == value
+        assert value_after(solver, position, column) == value
+
+
+def test_a_strategy_build_resumes_without_solving_again(
+    strategy: tuple[StrategyBook, Path],
+) -> None:
+    book, work = strategy
+    before = (work / WORK_FILE).read_text()
+    again = build_strategy(
+        root=ROOT, plies=PLIES, work_dir=work, output=work / "again.bin", log=lambda _: None
+    )
+    assert (work / WORK_FILE).read_text() == before
+    assert dumps(again) == dumps(book)
+
+
+def test_exact_results_are_reused_and_decide_as_the_exact_player(tmp_path: Path) -> None:
+    exact_work = tmp_path / "exact"
+    build(
+        root=ROOT,
+        plies=2,
+        work_dir=exact_work,
+        output=exact_work / "book.bin",
+        table_bits=18,
+        log=lambda _: None,
+    )
+    weak_work = tmp_path / "weak"
+    book = build_strategy(
+        root=ROOT,
+        plies=2,
+        work_dir=weak_work,
+        output=weak_work / "s.bin",
+        exact_sources=[exact_work / "solved.txt"],
+        table_bits=18,
+        log=lambda _: None,
+    )
+    assert (weak_work / WORK_FILE).read_text() == ""  # everything came from the exact build
+    exact_book = load_exact_book(exact_work / "book.bin")
+    player = PerfectPlayer(book=exact_book, strategy=None, table_bits=16)
+    met = met_positions(book, plies=2)
+    assert len(met) == 8
+    for moves in met:
+        entry = book.get(Position.parse(moves))
+        assert entry is not None
+        assert player.choose(ConnectFour.from_notation(moves)).move == entry[1], moves
+
+
+def test_the_perfect_player_follows_the_strategy_book(
+    strategy: tuple[StrategyBook, Path],
+) -> None:
+    book, _ = strategy
+    # A node limit of 1 would make any solve fail: the book answers without searching.
+    player = PerfectPlayer(book=None, strategy=book, table_bits=16, node_limit=1)
+    for moves in met_positions(book)[:40]:
+        entry = book.get(Position.parse(moves))
+        assert entry is not None
+        result = player.choose(ConnectFour.from_notation(moves))
+        assert result.solved and result.move == entry[1] and result.nodes == 0, moves
+        assert (result.score > 0) == (entry[0] == WIN)
+
+
+def test_perfect_keeps_the_value_against_random_and_heuristic_players(shared_data: Path) -> None:
+    """A small sample: games from early middle-game positions, both colours; every move checked."""
+    from abgames.ai.levels import make_player
+
+    solver = Solver(20)
+    rows = [
+        row.split()[0]
+        for row in (shared_data / "connect4" / "Test_L2_R1").read_text().splitlines()
+        if len(row.split()[0]) in (EXACT_FROM - 2, EXACT_FROM - 1)
+    ][:4]
+    rng = random.Random(7)
+    easy = make_player("connect4", "easy", seed=3)
+    for index, start in enumerate(rows):
+        state = ConnectFour.from_notation(start)
+        perfect = PerfectPlayer(book=None, strategy=None, table_bits=20)
+        perfect_side = index % 2
+        while state.outcome() is None:
+            if state.ply % 2 == perfect_side or state.ply == len(start):
+                position = Position.from_state(state)
+                before = solver.solve(position, weak=True)
+                result = perfect.choose(state)
+                assert result.solved and result.move is not None
+                assert value_after(solver, position, result.move) == before, state.notation()
+                state.play(result.move)
+            elif index < 2:
+                state.play(rng.choice(list(state.legal_moves())))
+            else:
+                move = easy.choose(state).move
+                assert move is not None
+                state.play(move)
+
+
+def test_a_key_gives_its_position_back() -> None:
+    for moves in ("", "4", "4453", ROOT, "1111112"):
+        position = Position.parse(moves)
+        again = position_of_key(position.key)
+        assert (again.current, again.mask, again.moves) == (
+            position.current,
+            position.mask,
+            position.moves,
+        )
+
+
+def test_perfect_against_perfect_from_every_two_disc_opening_keeps_the_value(
+    strategy: tuple[StrategyBook, Path],
+) -> None:
+    """From the book's root, every opening of up to 2 discs: the game ends with its value."""
+    book, _ = strategy
+    solver = Solver(20)
+    first = PerfectPlayer(book=None, strategy=book, table_bits=18)
+    second = PerfectPlayer(book=None, strategy=book, table_bits=18)
+    openings = [""] + [str(a) for a in range(1, 8)]
+    openings += [str(a) + str(b) for a in range(1, 8) for b in range(1, 8)]
+    played = 0
+    for opening in openings:
+        try:
+            state = ConnectFour.from_notation(ROOT + opening)
+        except ValueError:
+            continue  # a full column
+        if state.outcome() is not None:
+            continue
+        value = solver.solve(Position.from_state(state), weak=True)
+        side = state.to_move
+        while state.outcome() is None:
+            player = first if state.to_move == side else second
+            move = player.choose(state).move
+            assert move is not None
+            state.play(move)
+        outcome = state.outcome()
+        assert outcome is not None
+        result = 0 if outcome.winner is None else (1 if outcome.winner == side else -1)
+        assert result == value, opening
+        played += 1
+    assert played > 40
+
+
+def test_the_shipped_books_agree_with_the_reference_data(shared_data: Path) -> None:
+    """Every reference position a shipped book holds has the reference value there."""
+    from abgames.ai.connect4.book import load_default_book
+
+    exact = load_default_book()
+    path = default_strategy_path()
+    strategy = load(path) if path.exists() else None
+    checked = 0
+    for data in sorted((shared_data / "connect4").glob("Test_*")):
+        for row in data.read_text().splitlines():
+            moves, score = row.split()
+            position = Position.parse(moves)
+            if exact is not None and position.moves <= exact.max_moves:
+                known = exact.get(position.key)
+                if known is not None:
+                    assert known == int(score), moves
+                    checked += 1
+            if strategy is not None and position.moves <= strategy.max_moves:
+                entry = strategy.get(position)
+                if entry is not None:
+                    assert entry[0] == sign(int(score)), moves
+                    checked += 1
+    print(f"{checked} reference positions found in the shipped books")
+
+
+def test_the_shipped_strategy_book_loads_if_present() -> None:
+    path = default_strategy_path()
+    if not path.exists():
+        pytest.skip("no strategy book shipped yet")
+    assert len(load(path)) > 0
