@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import os
 import shlex
+import shutil
 import sys
 import traceback
 from abc import ABC, abstractmethod
@@ -194,14 +195,23 @@ class LevelEngine(Engine):
 
     def __init__(self, spec: EngineSpec, tolerance_ms: int, game: str, seed: int | None) -> None:
         super().__init__(spec, tolerance_ms)
-        self.player = make_player(game, spec.target, spec.seed if spec.seed is not None else seed)
+        self.game = game
+        self.seed = spec.seed if spec.seed is not None else seed
+        self.player = make_player(game, spec.target, self.seed)
 
     def new_game(self, state: GameState) -> None:
+        """Practise on a player of its own, so the game's player starts with empty tables.
+
+        The practice is cut by the clock; what it leaves in a search's tables
+        (transposition table, history) would make the game's moves depend on the
+        machine's speed, and the same seeds would no longer give the same games.
+        """
         practice = state.copy()
         if practice.is_over():
             return
         try:
-            for _ in self.player.think_within(practice, self.WARMUP_SECONDS):
+            rehearsal = make_player(self.game, self.spec.target, self.seed)
+            for _ in rehearsal.think_within(practice, self.WARMUP_SECONDS):
                 pass
         except Exception as error:
             raise Forfeit(CRASH, f"warm-up failed: {type(error).__name__}: {error}") from None
@@ -284,6 +294,28 @@ class ProtocolEngine(Engine):
         if self.client is not None:
             self.client.end()
             self.client = None
+
+
+def missing_commands(specs: tuple[EngineSpec, ...]) -> list[str]:
+    """What keeps the ``cmd=`` engines of ``specs`` from starting on this machine.
+
+    The program must be found (a path, or a name on ``PATH``) and executable; the
+    arguments that name files on the machine where the match was started (a
+    brain's script) must exist here too. Run on each node of a cluster.
+    """
+    problems: list[str] = []
+    for spec in specs:
+        if spec.kind != COMMAND:
+            continue
+        program, *arguments = spec.command
+        if shutil.which(program) is None:
+            problems.append(f"{spec.name}: {program!r} not found")
+        problems.extend(
+            f"{spec.name}: {argument!r} not found"
+            for argument in arguments
+            if os.path.isabs(argument) and not os.path.exists(argument)
+        )
+    return problems
 
 
 def make_engine(spec: EngineSpec, *, game: str, tolerance_ms: int, seed: int | None) -> Engine:

@@ -3,10 +3,12 @@
 Each pair plays ``games`` games. Game ``g`` of a pair uses opening
 ``openings[(g // 2) % len(openings)]`` and the colours swap every game, so each
 opening is played twice, once with each engine first. Games run in a pool of
-``concurrency`` worker processes (in this process when it is 1); results are
-counted, written and reported as they finish. With an SPRT (two engines only)
-the match stops once it decides: games not started are cancelled, games under
-way are finished and counted.
+``concurrency`` worker processes (in this process when it is 1), or as tasks on a
+Ray cluster (``abgames.cluster``) with the same ``play_game`` for each game, so
+the same seeds and openings give the same games. Results are counted, written and
+reported as they finish, each game once whatever a cluster retried. With an SPRT
+(two engines only) the match stops once it decides: games not started are
+cancelled, games under way are finished and counted.
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
-from abgames.arena.engines import EngineSpec
+from abgames.arena.engines import COMMAND, EngineSpec, missing_commands
 from abgames.arena.judge import GameRecord, GameTask, play_game
 from abgames.arena.records import RecordWriter
 from abgames.arena.stats import Sprt, Tally, describe_elo
+from abgames.cluster import Cluster, ClusterLost
 from abgames.games.base import Move
 
 #: Extra time an engine gets beyond its limits before it loses on time.
@@ -100,6 +103,8 @@ class ArenaResult:
     records: list[GameRecord] = field(default_factory=list)
     planned: int = 0
     sprt_decision: str | None = None
+    #: Why the match ended before every planned game was played (a lost cluster).
+    cut_short: str | None = None
 
 
 def schedule(settings: ArenaSettings) -> list[tuple[GameTask, int]]:
@@ -134,10 +139,39 @@ class _Stop:
         self.raised = False
 
 
+class EngineMissingError(ValueError):
+    """An external engine's command is missing on some node of the cluster."""
+
+
+def check_commands_on(cluster: Cluster, engines: tuple[EngineSpec, ...]) -> None:
+    """``EngineMissingError`` naming every node where a ``cmd=`` engine cannot start."""
+    specs = tuple(spec for spec in engines if spec.kind == COMMAND)
+    if not specs:
+        return
+    problems = [
+        f"{problem} on node {node}"
+        for node, missing in cluster.on_each_node(missing_commands, specs)
+        for problem in missing
+    ]
+    if problems:
+        raise EngineMissingError(
+            "external engines must be installed on every worker: " + "; ".join(problems)
+        )
+
+
 def _played(
-    settings: ArenaSettings, tasks: list[tuple[GameTask, int]], stop: _Stop
+    settings: ArenaSettings,
+    tasks: list[tuple[GameTask, int]],
+    stop: _Stop,
+    cluster: Cluster | None = None,
 ) -> Iterator[tuple[GameRecord, int]]:
     """Records as games finish; once ``stop`` is raised, games not started are dropped."""
+    if cluster is not None:
+        pair_of = {task.index: pair_index for task, pair_index in tasks}
+        jobs = ((task.index, (task,)) for task, _ in tasks)
+        for index, record in cluster.stream(play_game, jobs, stop=lambda: stop.raised):
+            yield record, pair_of[index]
+        return
     if settings.concurrency == 1:
         for task, pair_index in tasks:
             if stop.raised:
@@ -165,8 +199,16 @@ def run_arena(
     settings: ArenaSettings,
     writer: RecordWriter | None = None,
     progress: Callable[[ArenaResult, PairResult], None] | None = None,
+    cluster: Cluster | None = None,
 ) -> ArenaResult:
-    """Play the match; every finished game is written and reported at once."""
+    """Play the match; every finished game is written and reported at once.
+
+    With a connected ``cluster`` the games are Ray tasks; ``cmd=`` engines are
+    checked on every node first (``EngineMissingError``), and a cluster lost
+    mid-run ends the match with the games finished so far and ``cut_short`` set.
+    """
+    if cluster is not None:
+        check_commands_on(cluster, settings.engines)
     names = [spec.name for spec in settings.engines]
     pairs = [
         PairResult(names[a], names[b]) for a, b in itertools.combinations(range(len(names)), 2)
@@ -174,19 +216,23 @@ def run_arena(
     tasks = schedule(settings)
     result = ArenaResult(pairs, planned=len(tasks))
     stop = _Stop()
-    for record, pair_index in _played(settings, tasks, stop):
-        pair = pairs[pair_index]
-        pair.add(record)
-        result.records.append(record)
-        if writer is not None:
-            writer.write(record)
-        if progress is not None:
-            progress(result, pair)
-        if settings.sprt is not None and not stop.raised:
-            decision = settings.sprt.decision(pair.tally)
-            if decision is not None:
-                result.sprt_decision = decision
-                stop.raised = True
+    try:
+        for record, pair_index in _played(settings, tasks, stop, cluster):
+            pair = pairs[pair_index]
+            pair.add(record)
+            result.records.append(record)
+            if writer is not None:
+                writer.write(record)
+            if progress is not None:
+                progress(result, pair)
+            if settings.sprt is not None and not stop.raised:
+                decision = settings.sprt.decision(pair.tally)
+                if decision is not None:
+                    result.sprt_decision = decision
+                    stop.raised = True
+    except ClusterLost as lost:
+        unplayed = result.planned - len(result.records)
+        result.cut_short = f"{lost}; {unplayed} game(s) not played"
     return result
 
 

@@ -20,11 +20,14 @@ from abgames.arena.runner import (
     DEFAULT_TOLERANCE_MS,
     ArenaResult,
     ArenaSettings,
+    EngineMissingError,
     PairResult,
     format_table,
     run_arena,
 )
 from abgames.arena.stats import Sprt
+from abgames.cluster import ClusterError
+from abgames.commands.cluster_option import add_cluster_option, cluster_of
 from abgames.games import GAMES
 from abgames.games.gomoku import Rule
 
@@ -82,6 +85,7 @@ def register(subparsers: Any) -> None:
         help=f"grace beyond the limits before a time forfeit (default {DEFAULT_TOLERANCE_MS})",
     )
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    add_cluster_option(parser, "games")
     parser.add_argument("--sprt", metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05", help="stop early")
     parser.add_argument("--records", type=Path, help="records file (default: arena-TIME.jsonl)")
     parser.add_argument("--sgf", type=Path, help="also write the Gomoku games to this SGF file")
@@ -181,12 +185,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"abgames arena: cannot write {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
     progress = None if args.quiet else ProgressLine(sys.stderr)
+    cluster = cluster_of(args)
     try:
-        result = run_arena(settings, writer, progress)
+        if cluster is None:
+            result = run_arena(settings, writer, progress)
+        else:
+            with cluster:
+                result = run_arena(settings, writer, progress, cluster)
+    except (ClusterError, EngineMissingError) as error:
+        print(f"abgames arena: {error}", file=sys.stderr)
+        return 2
     finally:
         writer.close()
         if progress is not None:
             progress.finish()
     print(format_table(result, settings.sprt))
     print(f"games saved to {records}" + (f" and {args.sgf}" if args.sgf else ""))
+    if result.cut_short:
+        print(f"abgames arena: {result.cut_short}", file=sys.stderr)
+        return 1
     return 0

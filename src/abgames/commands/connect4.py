@@ -18,6 +18,7 @@ and the other games start without loading the compiler.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from collections.abc import Iterable
@@ -34,6 +35,8 @@ from abgames.ai.connect4.constants import (
     check_table_bits,
     table_size_text,
 )
+from abgames.cluster import ClusterError, ClusterLost
+from abgames.commands.cluster_option import add_cluster_option, cluster_of
 from abgames.games.base import IllegalMoveError, NotationError
 from abgames.games.connect4 import ConnectFour
 
@@ -129,6 +132,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="solve nothing: write the book from the positions already in WORK",
     )
+    add_cluster_option(book, "positions")
     book.set_defaults(run=run_book)
 
 
@@ -409,17 +413,26 @@ def run_book(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"abgames book: --root: {error}", file=sys.stderr)
         return 2
+    cluster = cluster_of(args)
     try:
-        build(
-            root=args.root,
-            plies=args.plies,
-            work_dir=args.work,
-            output=output,
-            jobs=args.jobs,
-            table_bits=args.table_bits,
-            log=lambda text: print(text, flush=True),
-            write_only=args.write_only,
-        )
+        with cluster if cluster is not None else contextlib.nullcontext():
+            build(
+                root=args.root,
+                plies=args.plies,
+                work_dir=args.work,
+                output=output,
+                jobs=args.jobs,
+                table_bits=args.table_bits,
+                log=lambda text: print(text, flush=True),
+                write_only=args.write_only,
+                cluster=cluster,
+            )
+    except ClusterLost as error:
+        print(f"abgames book: {error}; every score found is in {args.work}", file=sys.stderr)
+        return 1
+    except ClusterError as error:
+        print(f"abgames book: {error}", file=sys.stderr)
+        return 2
     except WorkFileError as error:
         print(f"abgames book: {error}", file=sys.stderr)
         return 2

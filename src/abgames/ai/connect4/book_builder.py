@@ -16,7 +16,9 @@ as it is known, so a build that is stopped resumes where it stopped; the positio
 of an existing book at ``output`` count as solved too, so a build can be carried on
 from the shipped book on a machine without the work file; identical
 positions (mirror images included) are solved once. Positions are spread over
-``jobs`` processes, each with its own solver and table.
+``jobs`` processes, each with its own solver and table, or over a Ray cluster
+(``cluster``): there each worker process keeps its solver between positions, and
+the scores still come back to this process and its work file as they are found.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from abgames.ai.connect4.book import MAX_ABS_SCORE, Book, BookError, load, save
 from abgames.ai.connect4.constants import BUILD_TABLE_BITS
@@ -33,7 +36,12 @@ from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
 from abgames.ai.connect4.perfect import choose_column
 from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Position, Solver, canonical_key
 
+if TYPE_CHECKING:
+    from abgames.cluster import Cluster
+
 WORK_FILE = "solved.txt"
+#: Positions in flight per CPU of a cluster: a second one hides the round trip.
+CLUSTER_TASKS_PER_CPU = 2
 
 Log = Callable[[str], None]
 
@@ -53,6 +61,24 @@ def _solve_line(moves: str) -> tuple[str, int, float]:
     start = time.perf_counter()
     score = _worker_solver.solve(Position.parse(moves))
     return moves, score, time.perf_counter() - start
+
+
+def solve_with_table(moves: str, table_bits: int) -> tuple[str, int, float]:
+    """``_solve_line`` in a process without a pool initialiser (a Ray worker).
+
+    The solver is made on the first call and kept for the following ones.
+    """
+    if _worker_solver is None or _worker_solver.table_bits != table_bits:
+        _init_worker(table_bits, pooled=False)
+    return _solve_line(moves)
+
+
+def _solved_on(
+    cluster: Cluster, lines: list[str], table_bits: int
+) -> Iterator[tuple[str, int, float]]:
+    jobs = ((moves, (moves, table_bits)) for moves in lines)
+    for _, solved in cluster.stream(solve_with_table, jobs, per_cpu=CLUSTER_TASKS_PER_CPU):
+        yield solved
 
 
 class WorkFileError(ValueError):
@@ -144,11 +170,15 @@ def build(
     table_bits: int = BUILD_TABLE_BITS,
     log: Log = print,
     write_only: bool = False,
+    cluster: Cluster | None = None,
 ) -> Book:
     """Solve every position the perfect player meets within ``plies`` of ``root``; save the book.
 
     Returns the book written to ``output`` (every position solved so far in ``work_dir``).
     With ``write_only`` nothing is solved: the book is written from the work file.
+    With a connected ``cluster`` the positions are solved there instead of in ``jobs``
+    processes; a cluster lost mid-build raises ``ClusterLost`` with every score found
+    so far already in the work file.
     """
     work_dir.mkdir(parents=True, exist_ok=True)
     work_path = work_dir / WORK_FILE
@@ -166,10 +196,10 @@ def build(
     }
     pool = (
         multiprocessing.get_context("fork").Pool(jobs, _init_worker, (table_bits,))
-        if jobs > 1
+        if jobs > 1 and cluster is None
         else None
     )
-    if pool is None:
+    if pool is None and cluster is None:
         _init_worker(table_bits, pooled=False)
     try:
         with work_path.open("a") as work:
@@ -185,9 +215,14 @@ def build(
                 start = time.perf_counter()
                 log(f"ply {ply}: {len(met)} positions met, {len(todo)} children to solve")
                 lines = list(todo.values())
-                results = (
-                    pool.imap_unordered(_solve_line, lines) if pool else map(_solve_line, lines)
-                )
+                if cluster is not None:
+                    results: Iterable[tuple[str, int, float]] = _solved_on(
+                        cluster, lines, table_bits
+                    )
+                elif pool is not None:
+                    results = pool.imap_unordered(_solve_line, lines)
+                else:
+                    results = map(_solve_line, lines)
                 for done, (moves, score, seconds) in enumerate(results, start=1):
                     solved[canonical_key(Position.parse(moves).key)] = score
                     work.write(f"{moves} {score}\n")

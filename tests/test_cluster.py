@@ -1,0 +1,253 @@
+"""Arena matches and the Connect Four book build on a Ray cluster (``abgames.cluster``).
+
+One local cluster of two nodes (one CPU each, a small object store) is made for the
+whole module: ``ray.cluster_utils.Cluster`` starts a head and a second raylet as
+separate processes on this machine, which is what a multi-machine cluster looks
+like to Ray. Each run connects to it as a driver, like ``--cluster HOST:PORT``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from abgames import cluster as cluster_module
+from abgames.ai.connect4.book_builder import build
+from abgames.arena.engines import EngineSpec, parse_engine_spec
+from abgames.arena.judge import GameRecord
+from abgames.arena.openings import random_openings
+from abgames.arena.records import RecordWriter, read_records
+from abgames.arena.runner import ArenaResult, ArenaSettings, EngineMissingError, run_arena
+from abgames.arena.stats import Sprt
+from abgames.cli import main
+from abgames.cluster import INSTALL_HINT, Cluster, ClusterError, ClusterUnreachable
+
+ray = pytest.importorskip("ray")
+from ray.cluster_utils import Cluster as LocalTestCluster  # noqa: E402
+
+#: Object store per node: small, the tasks pass a few kilobytes.
+OBJECT_STORE_BYTES = 80 * 1024 * 1024
+#: A late Connect Four position (18 discs) whose book builds in a second or two.
+BOOK_ROOT = "527533114336774424"
+#: Turn limit far above what the depth-limited levels need, so games do not depend on time.
+GENEROUS_TURN_MS = 60_000
+#: Nobody listens on port 1.
+UNREACHABLE = "127.0.0.1:1"
+
+
+@pytest.fixture(scope="module")
+def ray_cluster() -> Iterator[LocalTestCluster]:
+    cluster: Any = LocalTestCluster(
+        initialize_head=True,
+        head_node_args={
+            "num_cpus": 1,
+            "object_store_memory": OBJECT_STORE_BYTES,
+            "include_dashboard": False,
+        },
+    )
+    cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE_BYTES)
+    cluster.wait_for_nodes()
+    yield cluster
+    cluster.shutdown()
+
+
+def specs(game: str, *texts: str) -> tuple[EngineSpec, ...]:
+    return tuple(parse_engine_spec(t, game=game, turn_ms=GENEROUS_TURN_MS) for t in texts)
+
+
+def game_settings(game: str, *engines: str, games: int, **extra: Any) -> ArenaSettings:
+    return ArenaSettings(
+        game=game,
+        options={},
+        engines=specs(game, *engines),
+        games=games,
+        openings=tuple(random_openings(game, {}, 2, (games + 1) // 2, seed=7)),
+        seed=11,
+        **extra,
+    )
+
+
+def games_of(records: list[GameRecord]) -> list[tuple[object, ...]]:
+    """What must not depend on where a game was played, in game order."""
+    return sorted(
+        (r.index, r.players, r.opening, r.moves, r.result, r.winner, r.reason) for r in records
+    )
+
+
+def totals(result: ArenaResult) -> list[tuple[int, int, int]]:
+    return [(p.tally.wins, p.tally.draws, p.tally.losses) for p in result.pairs]
+
+
+def test_an_arena_on_the_cluster_plays_the_games_of_the_local_runner(
+    ray_cluster: LocalTestCluster, tmp_path: Path
+) -> None:
+    for settings in (
+        game_settings("tictactoe", "level=easy", "level=medium", games=4),
+        game_settings("connect4", "level=easy", "level=medium", games=4),
+    ):
+        local = run_arena(settings)
+        writer = RecordWriter(tmp_path / f"{settings.game}.jsonl")
+        with Cluster(ray_cluster.address) as cluster:
+            remote = run_arena(settings, writer, cluster=cluster)
+        writer.close()
+        assert games_of(remote.records) == games_of(local.records)
+        assert totals(remote) == totals(local) and remote.cut_short is None
+        written = read_records(tmp_path / f"{settings.game}.jsonl")
+        assert sorted(int(str(g["game"])) for g in written) == list(range(4))
+
+
+def test_an_sprt_stop_on_the_cluster_leaves_the_queued_games_unplayed(
+    ray_cluster: LocalTestCluster,
+) -> None:
+    settings = game_settings(
+        "tictactoe", "level=perfect", "level=easy", games=200, sprt=Sprt(0, 400, 0.1, 0.1)
+    )
+    with Cluster(ray_cluster.address) as cluster:
+        result = run_arena(settings, cluster=cluster)
+    assert result.sprt_decision in ("H0", "H1")
+    assert len(result.records) < 200
+    assert len({r.index for r in result.records}) == len(result.records)
+
+
+def _task_pids(cluster: LocalTestCluster, title: str) -> list[int]:
+    """Processes of ``cluster``'s raylets that are running a task named ``title``."""
+    raylets = {
+        info.process.pid
+        for node in [cluster.head_node, *cluster.worker_nodes]
+        for info in node.all_processes.get("raylet", [])
+    }
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent in raylets and cmdline.startswith(f"ray::{title}".encode()):
+            pids.append(int(entry.name))
+    return pids
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds workers through /proc")
+def test_a_worker_killed_mid_game_changes_nothing(ray_cluster: LocalTestCluster) -> None:
+    settings = game_settings("connect4", "level=easy", "level=medium", games=8)
+    local = run_arena(settings)
+    outcome: list[ArenaResult] = []
+
+    def play() -> None:
+        with Cluster(ray_cluster.address) as cluster:
+            outcome.append(run_arena(settings, cluster=cluster))
+
+    runner = threading.Thread(target=play)
+    runner.start()
+    killed = None
+    deadline = time.monotonic() + 120
+    while killed is None and runner.is_alive() and time.monotonic() < deadline:
+        running = _task_pids(ray_cluster, "play_game")
+        if running:
+            killed = running[0]
+            os.kill(killed, signal.SIGKILL)
+        time.sleep(0.01)
+    runner.join()
+    assert killed is not None, "no game was caught running"
+    (remote,) = outcome
+    assert remote.cut_short is None
+    assert games_of(remote.records) == games_of(local.records)
+    assert totals(remote) == totals(local)
+
+
+def test_a_cluster_lost_mid_match_keeps_the_games_played_and_counts_the_rest(
+    ray_cluster: LocalTestCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cluster_module, "RESOURCES_REFRESH_S", 0.0)
+    monkeypatch.setattr(cluster_module, "HEAD_LOST_AFTER_S", 0.0)
+    settings = game_settings("connect4", "level=easy", "level=medium", games=8)
+    writer = RecordWriter(tmp_path / "r.jsonl")
+    with Cluster(ray_cluster.address) as cluster:
+        cluster._head = UNREACHABLE  # the head stops answering once the match is under way
+        result = run_arena(settings, writer, cluster=cluster)
+    writer.close()
+    played = len(result.records)
+    assert played < 8 and len(read_records(tmp_path / "r.jsonl")) == played
+    assert result.cut_short is not None
+    assert f"its head at {UNREACHABLE} stopped answering" in result.cut_short
+    assert result.cut_short.endswith(f"{8 - played} game(s) not played")
+
+
+def test_a_book_built_on_the_cluster_is_the_local_book(
+    ray_cluster: LocalTestCluster, tmp_path: Path
+) -> None:
+    local = build(
+        root=BOOK_ROOT,
+        plies=3,
+        work_dir=tmp_path / "local",
+        output=tmp_path / "local.bin",
+        table_bits=18,
+        log=lambda _: None,
+    )
+    with Cluster(ray_cluster.address) as cluster:
+        remote = build(
+            root=BOOK_ROOT,
+            plies=3,
+            work_dir=tmp_path / "remote",
+            output=tmp_path / "remote.bin",
+            table_bits=18,
+            log=lambda _: None,
+            cluster=cluster,
+        )
+    assert len(local) > 10
+    assert list(remote.keys) == list(local.keys)
+    assert list(remote.scores) == list(local.scores)
+    assert remote.max_moves == local.max_moves
+    lines = (tmp_path / "remote" / "solved.txt").read_text().splitlines()
+    assert len(lines) == len({line.split()[0] for line in lines})  # each position once
+
+
+def test_a_missing_external_engine_is_named_once_per_node(ray_cluster: LocalTestCluster) -> None:
+    settings = ArenaSettings(
+        game="gomoku",
+        options={"size": 9},
+        engines=(
+            parse_engine_spec("level=easy", game="gomoku", turn_ms=1000),
+            parse_engine_spec("cmd=/nowhere/pbrain-x,name=x", game="gomoku", turn_ms=1000),
+        ),
+        games=4,
+    )
+    with Cluster(ray_cluster.address) as cluster, pytest.raises(EngineMissingError) as caught:
+        run_arena(settings, cluster=cluster)
+    message = str(caught.value)
+    assert message.count("'/nowhere/pbrain-x' not found on node") == 2
+    assert "installed on every worker" in message
+
+
+def test_an_unreachable_cluster_is_a_message_and_a_failing_exit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(ClusterUnreachable, match=f"no Ray cluster answers at {UNREACHABLE}"):
+        Cluster(UNREACHABLE, connect_timeout_s=1).__enter__()
+    base = ["--cluster", UNREACHABLE]
+    arena = ["arena", "tictactoe", "--engine", "level=easy", "--engine", "level=hard"]
+    assert main([*arena, "--records", str(tmp_path / "r.jsonl"), *base]) == 2
+    book = ["book", "connect4", "--work", str(tmp_path / "w"), "--output", str(tmp_path / "b")]
+    assert main([*book, *base]) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert [line.split(":")[0] for line in errors] == ["abgames arena", "abgames book"]
+    assert all(f"no Ray cluster answers at {UNREACHABLE}" in line for line in errors)
+
+
+def test_without_ray_the_cluster_option_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ClusterError, match=INSTALL_HINT.replace("[", r"\[").replace("]", r"\]")):
+        Cluster().__enter__()
