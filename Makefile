@@ -1,39 +1,45 @@
-# Quick start: `make play` starts the app, `make web` the web app, `make test` runs ruff, mypy and pytest.
-# Both create .venv and install the package with its dependencies on first use.
+# Quick start: `make play` starts the app, `make web` the web app, `make test` runs ruff,
+# mypy and pytest. Each creates .venv and installs what it needs on first use: the app
+# alone for play and web, the test tools and the cluster extra (Ray) for test.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+APP_STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: play web test lint typecheck pytest bench clean
 
-$(STAMP): pyproject.toml
+$(APP_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
+	$(BIN)/python -m pip install --quiet -e .
 	@echo "Compiling the engines' kernels (once; about a minute on a fresh machine)..."
 	$(BIN)/abgames warmup
-	touch $(STAMP)
+	touch $(APP_STAMP)
 
-play: $(STAMP)
+$(DEV_STAMP): $(APP_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
+	touch $(DEV_STAMP)
+
+play: $(APP_STAMP)
 	$(BIN)/abgames
 
-web: $(STAMP)
+web: $(APP_STAMP)
 	$(BIN)/abgames web
 
 test: lint typecheck pytest
 
-lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(DEV_STAMP)
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(APP_STAMP)
 	$(BIN)/python benchmarks/pruning.py
 	$(BIN)/python benchmarks/engine_speed.py
 
