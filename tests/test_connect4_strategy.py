@@ -133,6 +133,15 @@ def test_the_format_round_trips_and_mirrors_the_move() -> None:
     assert again.get(Position.parse("4")) is None
 
 
+def test_the_empty_board_has_an_entry_like_any_position() -> None:
+    # The empty board's key is 0: a book from the first move on must hold and load it.
+    empty = Position.parse("")
+    assert canonical_key(empty.key) == 0
+    book = StrategyBook.from_moves({0: (WIN, 3), 5: (LOSS, 1)}, max_moves=1)
+    again = loads(dumps(book))
+    assert again.get(empty) == (WIN, 3)
+
+
 def test_an_entry_for_a_full_column_is_never_played() -> None:
     position = Position.parse("444444")
     key = canonical_key(position.key)

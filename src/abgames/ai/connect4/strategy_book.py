@@ -164,7 +164,7 @@ def loads(data: bytes, source: str = "strategy book") -> StrategyBook:
         raise BookError(f"{source}: checksum mismatch, the file is damaged")
     keys = np.frombuffer(payload, dtype="<u8", count=count).astype(np.int64)
     entries = np.frombuffer(payload, dtype=np.uint8, offset=8 * count).copy()
-    if count and (np.any(keys <= 0) or np.any(keys >= MAX_KEY)):
+    if count and (np.any(keys < 0) or np.any(keys >= MAX_KEY)):
         raise BookError(f"{source}: a key outside the board")
     if count > 1 and np.any(np.diff(keys) <= 0):
         raise BookError(f"{source}: keys are not strictly increasing")
