@@ -206,7 +206,9 @@ def test_other_board_sizes_fall_back_to_the_reference_engine() -> None:
 
 
 def test_a_position_too_hard_for_the_node_limit_falls_back() -> None:
-    player = PerfectPlayer(book=None, strategy=None, table_bits=16, node_limit=1000, fallback_seconds=0.3)
+    player = PerfectPlayer(
+        book=None, strategy=None, table_bits=16, node_limit=1000, fallback_seconds=0.3
+    )
     result = player.choose(ConnectFour.from_notation("44"))
     assert not result.solved
     assert result.move in range(7)
@@ -216,7 +218,9 @@ def test_a_position_too_hard_for_the_node_limit_falls_back() -> None:
 def test_a_fallback_counts_the_whole_move() -> None:
     """The solver's attempt and the heuristic search: all the nodes, all the waiting."""
     node_limit = 1_500_000
-    player = PerfectPlayer(book=None, strategy=None, table_bits=16, node_limit=node_limit, fallback_seconds=0.3)
+    player = PerfectPlayer(
+        book=None, strategy=None, table_bits=16, node_limit=node_limit, fallback_seconds=0.3
+    )
     player.choose(ConnectFour.from_notation("2252576253462244111563365343671351"))  # compile
     start = time.perf_counter()
     results = list(player.think(ConnectFour.from_notation("44")))

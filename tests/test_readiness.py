@@ -110,6 +110,20 @@ def test_a_stale_cache_counts_as_cold(tmp_path: Path, monkeypatch: pytest.Monkey
     assert readiness.will_compile("gomoku", "hard") is True
 
 
+def test_index_files_left_by_an_older_source_do_not_make_a_warm_cache_cold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kernels, _ = fake_kernels(tmp_path, 0.0, cached=True)
+    monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)
+    source = Path(kernels.sources[0])
+    # A function that sat on another line before the last edit: numba ignores its index.
+    old = tmp_path / "__pycache__" / "fake_kernels.kernel-7.py311.nbi"
+    old.write_bytes(b"")
+    earlier = source.stat().st_mtime - 100
+    os.utime(old, (earlier, earlier))
+    assert readiness.will_compile("gomoku", "hard") is False
+
+
 def test_a_slow_load_is_told_after_a_second(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_readiness: None
 ) -> None:

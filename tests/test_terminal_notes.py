@@ -12,7 +12,9 @@ from abgames.ui.terminal import explain, format_result
 
 def fallback_player(_game: str, _level: str, _seed: int | None) -> AIPlayer:
     """A perfect player whose solver gives up at once: every move is a fallback."""
-    return PerfectPlayer(book=None, strategy=None, table_bits=16, node_limit=1000, fallback_seconds=0.2)
+    return PerfectPlayer(
+        book=None, strategy=None, table_bits=16, node_limit=1000, fallback_seconds=0.2
+    )
 
 
 def test_the_ai_move_line_and_why_say_not_solved() -> None:

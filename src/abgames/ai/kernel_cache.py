@@ -132,7 +132,7 @@ def configure() -> str | None:
 
 def is_cached(source: Path) -> bool | None:
     """Whether numba's cache holds compiled code for the kernels of the module file
-    ``source``, none of it older than the source: ``False`` means that importing or
+    ``source``, compiled since the source last changed: ``False`` means that importing or
     calling them compiles. ``None`` when this numba's cache layout is not the one known.
 
     Cheap (a few ``stat`` calls) but imports numba: it asks numba's own locators, in
@@ -162,8 +162,11 @@ def is_cached(source: Path) -> bool | None:
     if directory is None:
         return False
     try:
-        indexes = list(directory.glob(f"{source.stem}.*.nbi"))
+        # Index files of functions an older version of the source had (other line
+        # numbers) stay behind, older than the source: numba ignores them, and so
+        # does this check. Code compiled since the source last changed counts as warm.
         modified = source.stat().st_mtime
-        return bool(indexes) and all(index.stat().st_mtime >= modified for index in indexes)
+        indexes = directory.glob(f"{source.stem}.*.nbi")
+        return any(index.stat().st_mtime >= modified for index in indexes)
     except OSError:
         return None

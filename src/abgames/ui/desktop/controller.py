@@ -487,8 +487,8 @@ class GameSession:
             verb = "thinking…"
         elapsed = f"{self.search_seconds():.1f} s"
         result = self.progress
-        if result is None:
-            return f"{verb} {elapsed}"
+        if result is None or (result.move is None and not result.note and not result.nodes):
+            return f"{verb} {elapsed}"  # nothing reported yet (or the engine just got ready)
         if result.move is None and result.note:
             if result.nodes == 0:  # the engine being compiled: the note says how long
                 return result.note

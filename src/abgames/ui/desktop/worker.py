@@ -168,23 +168,33 @@ class SearchWorker:
 
     def _ready_engine(self, request: _Request) -> None:
         """Compile (or load) the level's kernels before its clock starts, reporting
-        what happens as progress results that carry only a note."""
+        what happens as progress results that carry only a note; a blank result
+        (no move, no nodes, no note) ends the notice once the engine is ready."""
         search, level = request.search, request.level or DEFAULT_LEVEL[request.search.game]
         started = time.monotonic()
+        reported = False
 
-        def report(progress: ReadyProgress) -> None:
-            note = SearchResult(
+        def post(note: str) -> None:
+            blank = SearchResult(
                 move=None,
                 score=0,
                 depth=0,
                 nodes=0,
                 elapsed=time.monotonic() - started,
                 complete=False,
-                note=progress.message,
+                note=note,
             )
-            self.messages.put(Progress(request.generation, request.purpose, note))
+            self.messages.put(Progress(request.generation, request.purpose, blank))
+
+        def report(progress: ReadyProgress) -> None:
+            nonlocal reported
+            if not progress.done:
+                reported = True
+                post(progress.message)
 
         prepare(search.game, level, report)
+        if reported:
+            post("")
 
     def _search(self, request: _Request) -> None:
         search, generation, purpose = request.search, request.generation, request.purpose
