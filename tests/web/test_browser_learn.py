@@ -184,3 +184,17 @@ def test_the_textbook_tree_cuts_leaves_4_and_6(learn: Page) -> None:
     page.click("#last")
     assert counter(page, "alphabeta", "leaves") == 7
     assert counter(page, "minimax", "leaves") == 9
+
+
+def test_a_gomoku_board_of_the_chosen_size(learn: Page) -> None:
+    page = learn
+    page.select_option("#game", "gomoku")
+    assert page.locator('[data-option="width"]').is_hidden()
+    page.fill("#opt-size", "7")
+    page.press("#opt-size", "Enter")
+    page.select_option("#opt-rule", "renju")
+    expect(page.locator("#board [data-cell]")).to_have_count(49)
+    page.fill("#opt-size", "30")
+    page.dispatch_event("#opt-size", "change")
+    expect(page.locator("#notice")).to_contain_text("5..22")
+    assert page.locator("#board [data-cell]").count() == 49

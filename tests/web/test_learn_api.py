@@ -20,6 +20,9 @@ def client(tmp_path: Path) -> TestClient:
 def test_meta_lists_games_methods_and_caps(client: TestClient) -> None:
     meta = client.get("/api/learn/meta").json()
     assert set(meta["games"]) == {"tictactoe", "connect4", "gomoku", "textbook"}
+    gomoku = meta["games"]["gomoku"]["option_choices"]
+    assert (gomoku["size"]["min"], gomoku["size"]["max"]) == (5, 22)
+    assert gomoku["rule"]["choices"] == ["freestyle", "standard", "renju"]
     assert meta["games"]["textbook"]["trace_depth"] == {"min": 2, "max": 2, "default": 2}
     assert [m["key"] for m in meta["methods"]] == [
         "minimax",
@@ -81,6 +84,15 @@ def test_the_textbook_tree_prunes_leaves_4_and_6(client: TestClient) -> None:
     assert [n["value"] for n in minimax_leaves] == [3, 12, 8, 2, 4, 6, 14, 5, 2]
     figures = client.post("/api/learn/experiment", json={"game": "textbook"}).json()
     assert [row["nodes"] for row in figures["rows"]][:2] == [13, 11]
+
+
+def test_a_small_renju_board(client: TestClient) -> None:
+    body = {"game": "gomoku", "options": {"size": 7, "rule": "renju"}, "moves": ["d4"]}
+    position = client.post("/api/learn/position", json=body).json()
+    assert position["options"] == {"size": 7, "rule": "renju"}
+    assert (position["board"]["width"], len(position["board"]["cells"])) == (7, 49)
+    trace = client.post("/api/learn/trace", json={**body, "depth": 1}).json()["trace"]
+    assert trace["value"] is not None and not trace["truncated"]
 
 
 def test_trace_cap_is_reported(client: TestClient) -> None:

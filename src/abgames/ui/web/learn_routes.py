@@ -15,7 +15,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
 
-from abgames.games import GameState, IllegalMoveError, NotationError
+from abgames.games import GameState, IllegalMoveError, NotationError, connect4, gomoku
 from abgames.games.connect4 import ConnectFour
 from abgames.learn import (
     EXPERIMENT_TIME_LIMIT_S,
@@ -46,6 +46,20 @@ LEARN_OPTIONS: dict[str, dict[str, Any]] = {
     "tictactoe": {},
     "connect4": {"width": 7, "height": 6},
     "gomoku": {"size": 9, "rule": "freestyle"},
+    "textbook": {},
+}
+#: The board options the page's pickers offer, with the games' own defaults (what an
+#: option left out means); the games' constructors check the values.
+OPTION_CHOICES: dict[str, dict[str, Any]] = {
+    "tictactoe": {},
+    "connect4": {
+        "width": {"min": connect4.MIN_SIZE, "max": connect4.MAX_WIDTH, "game_default": 7},
+        "height": {"min": connect4.MIN_SIZE, "max": connect4.MAX_HEIGHT, "game_default": 6},
+    },
+    "gomoku": {
+        "size": {"min": gomoku.MIN_SIZE, "max": gomoku.MAX_SIZE, "game_default": 15},
+        "rule": {"choices": [rule.value for rule in gomoku.Rule], "game_default": "freestyle"},
+    },
     "textbook": {},
 }
 DEFAULT_MAX_NODES = 1500
@@ -208,6 +222,7 @@ async def read_meta() -> dict[str, Any]:
         "games": {
             game: {
                 "options": LEARN_OPTIONS[game],
+                "option_choices": OPTION_CHOICES[game],
                 "trace_depth": {
                     "min": MIN_DEPTHS.get(game, 1),
                     "max": MAX_TRACE_DEPTHS[game],

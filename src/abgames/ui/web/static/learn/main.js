@@ -310,10 +310,49 @@ function chooseGame(game, options = null) {
   page.game = game;
   $("game").value = game;
   page.options = options ?? { ...page.meta.games[game].options };
+  showOptions();
   const depth = page.meta.games[game].trace_depth;
   $("depth").min = depth.min;
   $("depth").max = depth.max;
   $("depth").value = depth.default;
+}
+
+const OPTION_NAMES = ["size", "rule", "width", "height"];
+
+/** The board pickers of the chosen game, filled from page.options (or the game's defaults). */
+function showOptions() {
+  const choices = page.meta.games[page.game].option_choices || {};
+  for (const name of OPTION_NAMES) {
+    const label = document.querySelector(`[data-option="${name}"]`);
+    const choice = choices[name];
+    label.hidden = !choice;
+    if (!choice) continue;
+    const input = $(`opt-${name}`);
+    const value = page.options[name] ?? choice.game_default;
+    if (choice.choices) fillSelect(input, choice.choices.map((c) => [c, c]), value);
+    else {
+      input.min = choice.min;
+      input.max = choice.max;
+      input.value = value;
+    }
+  }
+}
+
+async function changeOption(name) {
+  const choice = page.meta.games[page.game].option_choices[name];
+  const input = $(`opt-${name}`);
+  const value = choice.choices ? input.value : Number(input.value);
+  const before = page.options;
+  page.options = { ...page.options, [name]: value };
+  page.moves = [];
+  try {
+    await loadPosition();
+    notice("");
+  } catch (error) {
+    page.options = before;
+    showOptions();
+    notice(error.message);
+  }
 }
 
 async function fromMyGame() {
@@ -366,6 +405,7 @@ async function main() {
     await loadPosition();
   });
   $("from-game").addEventListener("click", fromMyGame);
+  for (const name of OPTION_NAMES) $(`opt-${name}`).addEventListener("change", () => changeOption(name));
   $("setup").addEventListener("submit", (event) => {
     event.preventDefault();
     search();
