@@ -4,55 +4,66 @@ from __future__ import annotations
 
 import pytest
 
-from abgames.games import ConnectFour, GameState, TicTacToe
+from abgames.games import ConnectFour, GameState, IllegalMoveError, NotationError, TicTacToe
 from abgames.learn import evaluation_for
+from abgames.learn_textbook import LEAF_VALUES, TEXTBOOK_DEPTH, LeafValues, TextbookTree
 from abgames.search import AlphaBeta, SearchOptions, minimax
 from abgames.search.experiment import METHODS, run_pruning_experiment
 from abgames.search.observer import SearchObserver
 from abgames.search.trace import LEAF, PRUNED, Trace, TraceNode, run_trace
-from textbook_game import LeafValues, TextbookTree
 
 
-def node_at(trace: Trace, path: str) -> TraceNode:
-    """The node reached from the (last) root by the moves named in ``path`` ("bc")."""
-    node = trace.nodes[trace.roots[-1]]
-    for name in path:
-        node = next(trace.nodes[c] for c in node.children if trace.nodes[c].text == name)
-    return node
+def node_at(trace: Trace, name: str) -> TraceNode:
+    """The node of the (last) root reached by the move named ``name`` ("c2"), or the root."""
+    if name == "root":
+        return trace.nodes[trace.roots[-1]]
+    return next(node for node in trace.nodes if node.text == name)
 
 
-def leaf_paths(trace: Trace, kind: str) -> set[str]:
-    """The two-move paths ("bc") of the nodes of ``kind`` two plies down."""
-    return {
-        trace.nodes[node.parent].text + node.text
-        for node in trace.nodes
-        if node.kind == kind and node.ply == 2 and node.parent is not None
-    }
+def leaf_names(trace: Trace, kind: str) -> set[str]:
+    """The moves ("c2") leading to the nodes of ``kind`` two plies down."""
+    return {node.text for node in trace.nodes if node.kind == kind and node.ply == 2}
 
 
 def test_alpha_beta_prunes_what_the_textbook_prunes() -> None:
-    trace = run_trace(TextbookTree(), LeafValues(), "alphabeta", 2)
-    # Russell and Norvig: B = 3; C's first leaf 2 <= alpha 3 prunes 4 and 6; D = 2.
-    assert leaf_paths(trace, PRUNED) == {"bb", "bc"}
-    assert [node_at(trace, p).value for p in ("a", "b", "c", "")] == [3, 2, 2, 3]
-    assert node_at(trace, "b").bound == "upper"  # C is "at most 2"
-    assert node_at(trace, "a").bound == "exact" and node_at(trace, "").bound == "exact"
-    c = node_at(trace, "b")
+    trace = run_trace(TextbookTree(), LeafValues(), "alphabeta", TEXTBOOK_DEPTH)
+    # Russell and Norvig: B = 3; C's first leaf 2 <= alpha 3 prunes c2 and c3 (4 and 6).
+    assert leaf_names(trace, PRUNED) == {"c2", "c3"}
+    assert leaf_names(trace, LEAF) == {"b1", "b2", "b3", "c1", "d1", "d2", "d3"}
+    assert [node_at(trace, m).value for m in ("a1", "a2", "a3", "root")] == [3, 2, 2, 3]
+    assert node_at(trace, "a2").bound == "upper"  # C is "at most 2"
+    assert node_at(trace, "a1").bound == "exact" and node_at(trace, "root").bound == "exact"
+    c = node_at(trace, "a2")
     assert c.alpha == 3 and c.beta is None  # alpha rose to 3 after B
     assert c.reason is not None and "MIN already holds MAX to 2" in c.reason
     assert "alpha = 3" in c.reason and "MAX will not let the game come here" in c.reason
     assert trace.counters.leaves == 7 and trace.counters.pruned == 2
-    assert [trace.nodes[n].text for n in trace.pv] == ["root", "a", "a"]
+    assert [trace.nodes[n].text for n in trace.pv] == ["root", "a1", "b1"]
     cut = [e for e in trace.events if e["type"] == "cut"]
     assert len(cut) == 1 and cut[0]["node"] == c.id
 
 
 def test_minimax_visits_every_leaf() -> None:
-    trace = run_trace(TextbookTree(), LeafValues(), "minimax", 2)
-    assert leaf_paths(trace, LEAF) == {a + b for a in "abc" for b in "abc"}
+    trace = run_trace(TextbookTree(), LeafValues(), "minimax", TEXTBOOK_DEPTH)
+    assert leaf_names(trace, LEAF) == {f"{m}{i}" for m in "bcd" for i in (1, 2, 3)}
+    assert [node_at(trace, f"{m}{i}").value for m in "bcd" for i in (1, 2, 3)] == list(LEAF_VALUES)
     assert trace.counters.nodes == 13 and trace.counters.pruned == 0
-    assert [node_at(trace, p).value for p in ("a", "b", "c", "")] == [3, 2, 2, 3]
+    assert [node_at(trace, m).value for m in ("a1", "a2", "a3", "root")] == [3, 2, 2, 3]
     assert all(node.alpha is None and node.beta is None for node in trace.nodes)
+
+
+def test_the_textbook_tree_is_a_game_of_two_plies() -> None:
+    state = TextbookTree()
+    assert [state.format_move(m) for m in state.legal_moves()] == ["a1", "a2", "a3"]
+    state.play(state.parse_move("a2"))
+    assert [state.format_move(m) for m in state.legal_moves()] == ["c1", "c2", "c3"]
+    with pytest.raises(IllegalMoveError, match="b1 is not a move here"):
+        state.play(state.parse_move("b1"))
+    state.play(state.parse_move("c2"))
+    assert state.legal_moves() == [] and state.render() == "a2 c2"
+    assert LeafValues().evaluate(state) == 4  # MAX to move at the leaf
+    with pytest.raises(NotationError, match=r"a1 \.\. d3"):
+        state.parse_move("e1")
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from abgames.ai.connect4.heuristic import ConnectFourEvaluation
 from abgames.ai.gomoku.starter import StarterEvaluation
 from abgames.ai.tictactoe import TicTacToeEvaluation
 from abgames.games import GameState
+from abgames.learn_textbook import TEXTBOOK_DEPTH, LeafValues
 from abgames.search.evaluation import Evaluation
 from abgames.search.experiment import METHODS, ExperimentRow
 from abgames.search.trace import value_text
@@ -21,8 +22,14 @@ from abgames.search.trace import value_text
 #: Depth used by the pruning experiment when none is given: the whole game for
 #: tic-tac-toe, a few plies elsewhere.
 DEFAULT_DEPTHS: dict[str, int | None] = {"tictactoe": None, "connect4": 5, "gomoku": 2}
-#: Depth of a trace when none is given: a tree a class can read.
-TRACE_DEPTHS: dict[str, int] = {"tictactoe": 3, "connect4": 3, "gomoku": 2}
+#: Depth of a trace when none is given: a tree a class can read. ``textbook`` is the
+#: textbook's tree (``learn_textbook``), searched to its leaves.
+TRACE_DEPTHS: dict[str, int] = {
+    "tictactoe": 3,
+    "connect4": 3,
+    "gomoku": 2,
+    "textbook": TEXTBOOK_DEPTH,
+}
 #: How many candidate points the Gomoku experiments search at each node.
 GOMOKU_EXPERIMENT_BEAM = 8
 #: The pruning experiment's minimax (the largest of its searches) may visit this many
@@ -37,6 +44,8 @@ def evaluation_for(game: str) -> Evaluation:
         return TicTacToeEvaluation()
     if game == "connect4":
         return ConnectFourEvaluation()
+    if game == "textbook":
+        return LeafValues()
     return StarterEvaluation(GOMOKU_EXPERIMENT_BEAM)
 
 

@@ -162,3 +162,39 @@ def test_from_my_game_takes_the_position_in_progress(learn: Page, server: str) -
     page.click("#from-game")
     expect(page.locator("#board-caption")).to_have_text(re.compile(r"^b2 c3\."))
     assert page.locator("#board .mark").count() == 2
+
+
+def test_the_textbook_tree_cuts_leaves_4_and_6(learn: Page) -> None:
+    page = learn
+    page.select_option("#game", "textbook")
+    expect(page.locator("#board .textbook .leaf")).to_have_count(9)
+    page.select_option("#method", "alphabeta")
+    page.select_option("#compare", "minimax")
+    page.click("#run")
+    expect(page.locator("#step-text")).to_have_text(re.compile(r"^event 0 of"))
+    alphabeta = '.pane[data-method="alphabeta"]'
+    for _ in range(MAX_CLICKS):
+        page.click("#forward")
+        if page.locator(f"{alphabeta} .node.pruned").count():
+            break
+    assert page.locator(f"{alphabeta} .node.pruned").count() == 2
+    greyed = page.locator("#board .textbook .leaf.pruned")
+    assert greyed.all_text_contents() == ["c2 = 4", "c3 = 6"]
+    assert "MAX will not let the game come here" in (greyed.first.get_attribute("title") or "")
+    page.click("#last")
+    assert counter(page, "alphabeta", "leaves") == 7
+    assert counter(page, "minimax", "leaves") == 9
+
+
+def test_a_gomoku_board_of_the_chosen_size(learn: Page) -> None:
+    page = learn
+    page.select_option("#game", "gomoku")
+    assert page.locator('[data-option="width"]').is_hidden()
+    page.fill("#opt-size", "7")
+    page.press("#opt-size", "Enter")
+    page.select_option("#opt-rule", "renju")
+    expect(page.locator("#board [data-cell]")).to_have_count(49)
+    page.fill("#opt-size", "30")
+    page.dispatch_event("#opt-size", "change")
+    expect(page.locator("#notice")).to_contain_text("5..22")
+    assert page.locator("#board [data-cell]").count() == 49

@@ -19,7 +19,11 @@ def client(tmp_path: Path) -> TestClient:
 
 def test_meta_lists_games_methods_and_caps(client: TestClient) -> None:
     meta = client.get("/api/learn/meta").json()
-    assert set(meta["games"]) == {"tictactoe", "connect4", "gomoku"}
+    assert set(meta["games"]) == {"tictactoe", "connect4", "gomoku", "textbook"}
+    gomoku = meta["games"]["gomoku"]["option_choices"]
+    assert (gomoku["size"]["min"], gomoku["size"]["max"]) == (5, 22)
+    assert gomoku["rule"]["choices"] == ["freestyle", "standard", "renju"]
+    assert meta["games"]["textbook"]["trace_depth"] == {"min": 2, "max": 2, "default": 2}
     assert [m["key"] for m in meta["methods"]] == [
         "minimax",
         "alphabeta",
@@ -56,6 +60,41 @@ def test_trace_of_tic_tac_toe(client: TestClient) -> None:
     assert first["cell"] is None and by_id[first["children"][0]]["cell"] == 1  # b1
 
 
+def test_the_textbook_tree_prunes_leaves_4_and_6(client: TestClient) -> None:
+    position = client.post("/api/learn/position", json={"game": "textbook"}).json()
+    assert position["board"] is None and position["legal"] == []
+    leaves = [[leaf["value"] for leaf in n["leaves"]] for n in position["tree"]["min_nodes"]]
+    assert leaves == [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+    traces = {
+        method: client.post(
+            "/api/learn/trace", json={"game": "textbook", "method": method, "depth": 2}
+        ).json()["trace"]
+        for method in ("alphabeta", "minimax")
+    }
+    for trace in traces.values():
+        by_text = {node["text"]: node for node in trace["nodes"]}
+        assert trace["value"] == 3
+        assert [by_text[m]["value"] for m in ("a1", "a2", "a3")] == [3, 2, 2]
+    alphabeta = traces["alphabeta"]
+    pruned = {n["text"] for n in alphabeta["nodes"] if n["kind"] == "pruned"}
+    assert pruned == {"c2", "c3"}  # the leaves worth 4 and 6
+    cut = next(e for e in alphabeta["events"] if e["type"] == "cut")
+    assert "MAX will not let the game come here" in cut["reason"]
+    minimax_leaves = [n for n in traces["minimax"]["nodes"] if n["kind"] == "leaf"]
+    assert [n["value"] for n in minimax_leaves] == [3, 12, 8, 2, 4, 6, 14, 5, 2]
+    figures = client.post("/api/learn/experiment", json={"game": "textbook"}).json()
+    assert [row["nodes"] for row in figures["rows"]][:2] == [13, 11]
+
+
+def test_a_small_renju_board(client: TestClient) -> None:
+    body = {"game": "gomoku", "options": {"size": 7, "rule": "renju"}, "moves": ["d4"]}
+    position = client.post("/api/learn/position", json=body).json()
+    assert position["options"] == {"size": 7, "rule": "renju"}
+    assert (position["board"]["width"], len(position["board"]["cells"])) == (7, 49)
+    trace = client.post("/api/learn/trace", json={**body, "depth": 1}).json()["trace"]
+    assert trace["value"] is not None and not trace["truncated"]
+
+
 def test_trace_cap_is_reported(client: TestClient) -> None:
     body = {"game": "connect4", "method": "minimax", "depth": 6, "max_nodes": 100}
     trace = client.post("/api/learn/trace", json=body).json()["trace"]
@@ -80,6 +119,10 @@ def test_experiment_figures(client: TestClient) -> None:
         ("/api/learn/trace", {"game": "tictactoe", "depth": 12}, "depth must be 1..9"),
         ("/api/learn/trace", {"game": "tictactoe", "max_nodes": 10**6}, "max_nodes must be"),
         ("/api/learn/trace", {"game": "gomoku", "options": {"size": 99}}, "5..22"),
+        ("/api/learn/trace", {"game": "gomoku", "options": {"rule": "pente"}}, "choose freestyle"),
+        ("/api/learn/trace", {"game": "connect4", "options": {"width": 12}}, "4..9 columns"),
+        ("/api/learn/trace", {"game": "textbook", "depth": 3}, "depth must be 2"),
+        ("/api/learn/trace", {"game": "textbook", "moves": ["a1"]}, "from its root"),
         (
             "/api/learn/trace",
             {"game": "tictactoe", "moves": ["a1", "b1", "a2", "b2", "a3"]},

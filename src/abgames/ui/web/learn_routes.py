@@ -15,7 +15,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
 
-from abgames.games import GameState, IllegalMoveError, NotationError
+from abgames.games import GameState, IllegalMoveError, NotationError, connect4, gomoku
 from abgames.games.connect4 import ConnectFour
 from abgames.learn import (
     EXPERIMENT_TIME_LIMIT_S,
@@ -24,6 +24,7 @@ from abgames.learn import (
     evaluation_for,
     experiment_json,
 )
+from abgames.learn_textbook import TEXTBOOK_DEPTH, TextbookTree, textbook_json
 from abgames.match import new_state
 from abgames.search.experiment import METHODS, ExperimentTooBig, run_pruning_experiment
 from abgames.search.trace import PRUNED, Trace, run_trace
@@ -33,15 +34,33 @@ from abgames.ui.web.views import board_size, cell_of_move, cells_of, outcome_of,
 router = APIRouter(prefix="/api/learn", tags=["learn"])
 
 #: Deepest trace per game (the node cap keeps big trees in bounds anyway).
-MAX_TRACE_DEPTHS = {"tictactoe": 9, "connect4": 8, "gomoku": 4}
+#: ``textbook`` is the textbook's tree (``learn_textbook``): searched from its root to
+#: its leaves, two plies down, and nothing else.
+MAX_TRACE_DEPTHS = {"tictactoe": 9, "connect4": 8, "gomoku": 4, "textbook": TEXTBOOK_DEPTH}
+MIN_DEPTHS = {"textbook": TEXTBOOK_DEPTH}
 #: Deepest pruning experiment per game, and its default.
-MAX_EXPERIMENT_DEPTHS = {"tictactoe": 9, "connect4": 6, "gomoku": 3}
-EXPERIMENT_DEPTHS = {"tictactoe": 9, "connect4": 4, "gomoku": 2}
+MAX_EXPERIMENT_DEPTHS = {"tictactoe": 9, "connect4": 6, "gomoku": 3, "textbook": TEXTBOOK_DEPTH}
+EXPERIMENT_DEPTHS = {"tictactoe": 9, "connect4": 4, "gomoku": 2, "textbook": TEXTBOOK_DEPTH}
 #: Board options the page starts from ("small boards" for Gomoku).
 LEARN_OPTIONS: dict[str, dict[str, Any]] = {
     "tictactoe": {},
     "connect4": {"width": 7, "height": 6},
     "gomoku": {"size": 9, "rule": "freestyle"},
+    "textbook": {},
+}
+#: The board options the page's pickers offer, with the games' own defaults (what an
+#: option left out means); the games' constructors check the values.
+OPTION_CHOICES: dict[str, dict[str, Any]] = {
+    "tictactoe": {},
+    "connect4": {
+        "width": {"min": connect4.MIN_SIZE, "max": connect4.MAX_WIDTH, "game_default": 7},
+        "height": {"min": connect4.MIN_SIZE, "max": connect4.MAX_HEIGHT, "game_default": 6},
+    },
+    "gomoku": {
+        "size": {"min": gomoku.MIN_SIZE, "max": gomoku.MAX_SIZE, "game_default": 15},
+        "rule": {"choices": [rule.value for rule in gomoku.Rule], "game_default": "freestyle"},
+    },
+    "textbook": {},
 }
 DEFAULT_MAX_NODES = 1500
 MAX_NODES = 5000
@@ -90,6 +109,10 @@ def position_of(request: PositionRequest) -> GameState:
     """The position named by the request, or ``BadInput`` saying what is wrong."""
     if request.game not in MAX_TRACE_DEPTHS:
         raise BadInput(f"unknown game {request.game!r}: choose {', '.join(MAX_TRACE_DEPTHS)}")
+    if request.game == "textbook":
+        if request.options or request.moves:
+            raise BadInput("the textbook tree has no options and is searched from its root")
+        return TextbookTree()
     check_options(request.game, request.options)
     try:
         state = new_state(request.game, **request.options)
@@ -111,14 +134,32 @@ def searchable(state: GameState) -> None:
 
 def depth_of(game: str, depth: int | None, limits: dict[str, int], default: int) -> int:
     chosen = default if depth is None else depth
-    if not 1 <= chosen <= limits[game]:
-        raise BadInput(f"depth must be 1..{limits[game]} for {game}")
+    lowest = MIN_DEPTHS.get(game, 1)
+    if not lowest <= chosen <= limits[game]:
+        if lowest == limits[game]:
+            raise BadInput(f"depth must be {lowest} for {game}")
+        raise BadInput(f"depth must be {lowest}..{limits[game]} for {game}")
     return chosen
 
 
 def position_json(state: GameState) -> dict[str, Any]:
     """The board as cells (row 0 at the top), the moves, the side to move, the legal
-    moves with the cells a click may choose them by."""
+    moves with the cells a click may choose them by. The textbook tree has no board:
+    ``tree`` holds its MIN nodes and leaf values instead."""
+    if isinstance(state, TextbookTree):
+        return {
+            "game": state.name,
+            "options": {},
+            "board": None,
+            "tree": textbook_json(),
+            "moves": [{"move": m, "text": text_of(state, m)} for m in state.moves],
+            "notation": state.notation(),
+            "to_move": state.to_move,
+            "player_names": list(type(state).player_names),
+            "player_marks": list(type(state).player_marks),
+            "outcome": None,
+            "legal": [],
+        }
     width, height = board_size(state)
     legal = []
     for move in state.legal_moves():
@@ -157,8 +198,9 @@ def trace_json(state: GameState, trace: Trace) -> dict[str, Any]:
                 visit(child_id)
             probe.undo()
 
-    for root in trace.roots:
-        visit(root)
+    if not isinstance(state, TextbookTree):
+        for root in trace.roots:
+            visit(root)
     for node in document["nodes"]:
         node["cell"] = cells.get(node["id"])
     return document
@@ -180,9 +222,14 @@ async def read_meta() -> dict[str, Any]:
         "games": {
             game: {
                 "options": LEARN_OPTIONS[game],
-                "trace_depth": {"min": 1, "max": MAX_TRACE_DEPTHS[game], "default": default},
+                "option_choices": OPTION_CHOICES[game],
+                "trace_depth": {
+                    "min": MIN_DEPTHS.get(game, 1),
+                    "max": MAX_TRACE_DEPTHS[game],
+                    "default": default,
+                },
                 "experiment_depth": {
-                    "min": 1,
+                    "min": MIN_DEPTHS.get(game, 1),
                     "max": MAX_EXPERIMENT_DEPTHS[game],
                     "default": EXPERIMENT_DEPTHS[game],
                 },

@@ -83,3 +83,34 @@ export function drawBoard(container, position, { path = [], onPlay = null } = {}
   }
   container.replaceChildren(svg);
 }
+
+/**
+ * The textbook tree in place of a board (``position.tree``): each MIN node with its
+ * leaves' moves and values, the moves of ``path`` marked, the ``pruned`` leaves (move
+ * names) greyed with the cut's reason.
+ */
+export function drawTextbook(container, position, { path = [], pruned = new Map() } = {}) {
+  const onPath = new Set(path.map((step) => step.text));
+  const list = document.createElement("ul");
+  list.className = "textbook";
+  for (const minNode of position.tree.min_nodes) {
+    const item = document.createElement("li");
+    item.dataset.node = minNode.name;
+    if (onPath.has(minNode.move)) item.classList.add("on-path");
+    item.append(`${minNode.move} → ${minNode.name} (MIN): `);
+    for (const leaf of minNode.leaves) {
+      const span = document.createElement("span");
+      span.className = "leaf";
+      span.dataset.leaf = leaf.move;
+      span.textContent = `${leaf.move} = ${leaf.value}`;
+      if (onPath.has(leaf.move)) span.classList.add("on-path");
+      if (pruned.has(leaf.move)) {
+        span.classList.add("pruned");
+        span.title = `Cut off, never searched: ${pruned.get(leaf.move)}`;
+      }
+      item.append(span, " ");
+    }
+    list.appendChild(item);
+  }
+  container.replaceChildren(list);
+}

@@ -2,13 +2,13 @@
 // stepped together, the board under the pointer and the experiment's chart.
 
 import * as api from "./api.js";
-import { drawBoard } from "./board.js";
+import { drawBoard, drawTextbook } from "./board.js";
 import { drawChart } from "./chart.js";
 import { boundText, narrate, replay, windowText } from "./replay.js";
 import { TreeView } from "./tree.js";
 
 const $ = (id) => document.getElementById(id);
-const GAME_NAMES = { tictactoe: "Tic-tac-toe", connect4: "Connect Four", gomoku: "Gomoku" };
+const GAME_NAMES = { tictactoe: "Tic-tac-toe", connect4: "Connect Four", gomoku: "Gomoku", textbook: "Textbook tree" };
 const COUNTERS = [
   ["nodes", "nodes visited"],
   ["leaves", "leaves evaluated"],
@@ -51,13 +51,15 @@ function positionCaption() {
   const names = p.player_names;
   const moves = p.moves.map((m) => m.text).join(" ") || "the empty board";
   if (p.outcome) return `${moves}: ${p.outcome.text}. Undo a move to search.`;
+  if (!p.board) return "The textbook's tree: MAX chooses a1, a2 or a3, then MIN one of three leaves, searched 2 plies deep.";
   return `${moves}. ${names[p.to_move]} to move is MAX. Click a cell to play a move there.`;
 }
 
 function drawPosition() {
   if (!page.position) return;
   $("board-title").textContent = `${GAME_NAMES[page.game]}: the position to search`;
-  drawBoard($("board"), page.position, { onPlay: (move) => playMove(move) });
+  if (page.position.board) drawBoard($("board"), page.position, { onPlay: (move) => playMove(move) });
+  else drawTextbook($("board"), page.position, { pruned: prunedLeaves(page.panes[0]) });
   $("board-caption").textContent = positionCaption();
 }
 
@@ -69,6 +71,16 @@ async function playMove(move) {
     page.moves = page.moves.slice(0, -1);
     notice(error.message);
   }
+}
+
+/** Move name -> the cut's reason, for the nodes already shown cut in ``pane``. */
+function prunedLeaves(pane) {
+  const pruned = new Map();
+  if (!pane || !pane.lastView) return pruned;
+  for (const node of pane.trace.nodes) {
+    if (node.kind === "pruned" && pane.lastView.seen[node.id]) pruned.set(node.text, node.reason);
+  }
+  return pruned;
 }
 
 function pathOf(trace, node) {
@@ -88,7 +100,8 @@ function showNode(pane, node) {
   page.hovered = { pane, node };
   const trace = pane.trace;
   const path = pathOf(trace, node);
-  drawBoard($("board"), page.position, { path });
+  if (page.position.board) drawBoard($("board"), page.position, { path });
+  else drawTextbook($("board"), page.position, { path, pruned: prunedLeaves(pane) });
   const view = pane.lastView;
   const line = path.map((step) => step.text).join(" ") || "the root";
   const names = trace.player_names;
@@ -196,6 +209,7 @@ function render() {
   for (const id of ["forward", "last"]) $(id).disabled = page.step >= total;
   $("play").disabled = !total;
   if (page.hovered) showNode(page.hovered.pane, page.hovered.node);
+  else if (page.position && !page.position.board) drawPosition();
 }
 
 function setStep(step) {
@@ -296,9 +310,49 @@ function chooseGame(game, options = null) {
   page.game = game;
   $("game").value = game;
   page.options = options ?? { ...page.meta.games[game].options };
+  showOptions();
   const depth = page.meta.games[game].trace_depth;
+  $("depth").min = depth.min;
   $("depth").max = depth.max;
   $("depth").value = depth.default;
+}
+
+const OPTION_NAMES = ["size", "rule", "width", "height"];
+
+/** The board pickers of the chosen game, filled from page.options (or the game's defaults). */
+function showOptions() {
+  const choices = page.meta.games[page.game].option_choices || {};
+  for (const name of OPTION_NAMES) {
+    const label = document.querySelector(`[data-option="${name}"]`);
+    const choice = choices[name];
+    label.hidden = !choice;
+    if (!choice) continue;
+    const input = $(`opt-${name}`);
+    const value = page.options[name] ?? choice.game_default;
+    if (choice.choices) fillSelect(input, choice.choices.map((c) => [c, c]), value);
+    else {
+      input.min = choice.min;
+      input.max = choice.max;
+      input.value = value;
+    }
+  }
+}
+
+async function changeOption(name) {
+  const choice = page.meta.games[page.game].option_choices[name];
+  const input = $(`opt-${name}`);
+  const value = choice.choices ? input.value : Number(input.value);
+  const before = page.options;
+  page.options = { ...page.options, [name]: value };
+  page.moves = [];
+  try {
+    await loadPosition();
+    notice("");
+  } catch (error) {
+    page.options = before;
+    showOptions();
+    notice(error.message);
+  }
 }
 
 async function fromMyGame() {
@@ -351,6 +405,7 @@ async function main() {
     await loadPosition();
   });
   $("from-game").addEventListener("click", fromMyGame);
+  for (const name of OPTION_NAMES) $(`opt-${name}`).addEventListener("change", () => changeOption(name));
   $("setup").addEventListener("submit", (event) => {
     event.preventDefault();
     search();
