@@ -82,38 +82,40 @@ class Book:
         return cls(keys, values, max_moves)
 
 
-def dumps(book: Book) -> bytes:
-    """The file image of ``book`` (see the module docstring)."""
-    payload = book.keys.astype("<u8").tobytes() + book.scores.astype(np.int8).tobytes()
+def pack_image(
+    magic: bytes, version: int, max_moves: int, keys: np.ndarray, values: bytes
+) -> bytes:
+    """A book file image (header, keys, one byte a key); shared by every book format."""
+    payload = keys.astype("<u8").tobytes() + values
     header = HEADER.pack(
-        MAGIC,
-        VERSION,
+        magic,
+        version,
         kernel.WIDTH,
         kernel.HEIGHT,
-        book.max_moves,
+        max_moves,
         b"\0\0\0",
-        len(book),
+        len(keys),
         zlib.crc32(payload),
     )
     return header + payload
 
 
-def save(book: Book, path: Path) -> None:
-    """Write ``book`` to ``path`` atomically (a temporary file, then a rename)."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(dumps(book))
-    temporary.replace(path)
+def unpack_image(
+    data: bytes, magic: bytes, version: int, kind: str, source: str
+) -> tuple[np.ndarray, bytes, int]:
+    """Verify a book file image of ``magic`` and ``version`` (a ``kind`` of book); split it.
 
-
-def loads(data: bytes, source: str = "book") -> Book:
-    """Parse and verify a book image; ``BookError`` names the first problem found."""
+    Returns ``(keys, values, max_moves)``: the keys (``int64``, checked to be on the
+    board and strictly increasing) and one value byte a key, for the format to check.
+    ``BookError`` names the first problem found.
+    """
     if len(data) < HEADER.size:
         raise BookError(f"{source}: too short for a book header ({len(data)} bytes)")
-    magic, version, width, height, max_moves, _, count, checksum = HEADER.unpack_from(data)
-    if magic != MAGIC:
-        raise BookError(f"{source}: not a Connect Four book (magic {magic!r})")
-    if version != VERSION:
-        raise BookError(f"{source}: book version {version}, this program reads {VERSION}")
+    found, found_version, width, height, max_moves, _, count, checksum = HEADER.unpack_from(data)
+    if found != magic:
+        raise BookError(f"{source}: not a Connect Four {kind} (magic {found!r})")
+    if found_version != version:
+        raise BookError(f"{source}: {kind} version {found_version}, this program reads {version}")
     if (width, height) != (kernel.WIDTH, kernel.HEIGHT):
         raise BookError(f"{source}: a {width}x{height} book, the solver plays 7x6")
     expected = HEADER.size + 9 * count
@@ -123,15 +125,41 @@ def loads(data: bytes, source: str = "book") -> Book:
     if zlib.crc32(payload) != checksum:
         raise BookError(f"{source}: checksum mismatch, the file is damaged")
     keys = np.frombuffer(payload, dtype="<u8", count=count).astype(np.int64)
-    scores = np.frombuffer(payload, dtype=np.int8, offset=8 * count).copy()
-    if count and (np.any(keys <= 0) or np.any(keys >= MAX_KEY)):
+    # The empty board's key is 0: a book may hold it.
+    if count and (np.any(keys < 0) or np.any(keys >= MAX_KEY)):
         raise BookError(f"{source}: a key outside the board")
     if count > 1 and np.any(np.diff(keys) <= 0):
         raise BookError(f"{source}: keys are not strictly increasing")
-    if count and np.any(np.abs(scores.astype(np.int64)) > MAX_ABS_SCORE):
-        raise BookError(f"{source}: a score outside -{MAX_ABS_SCORE}..{MAX_ABS_SCORE}")
     if max_moves > kernel.CELLS:
         raise BookError(f"{source}: max_moves {max_moves} exceeds the board")
+    return keys, payload[8 * count :], max_moves
+
+
+def save_image(image: bytes, path: Path) -> None:
+    """Write a book image to ``path`` atomically (a temporary file, then a rename)."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_bytes(image)
+    temporary.replace(path)
+
+
+def dumps(book: Book) -> bytes:
+    """The file image of ``book`` (see the module docstring)."""
+    return pack_image(
+        MAGIC, VERSION, book.max_moves, book.keys, book.scores.astype(np.int8).tobytes()
+    )
+
+
+def save(book: Book, path: Path) -> None:
+    """Write ``book`` to ``path`` atomically (a temporary file, then a rename)."""
+    save_image(dumps(book), path)
+
+
+def loads(data: bytes, source: str = "book") -> Book:
+    """Parse and verify a book image; ``BookError`` names the first problem found."""
+    keys, values, max_moves = unpack_image(data, MAGIC, VERSION, "book", source)
+    scores = np.frombuffer(values, dtype=np.int8).copy()
+    if len(scores) and np.any(np.abs(scores.astype(np.int64)) > MAX_ABS_SCORE):
+        raise BookError(f"{source}: a score outside -{MAX_ABS_SCORE}..{MAX_ABS_SCORE}")
     return Book(keys, scores, max_moves)
 
 

@@ -32,9 +32,7 @@ order and range, entry range) and raises ``BookError`` naming the problem.
 
 from __future__ import annotations
 
-import struct
 import warnings
-import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -43,12 +41,11 @@ from pathlib import Path
 import numpy as np
 
 from abgames.ai.connect4 import kernel
-from abgames.ai.connect4.book import MAX_KEY, BookError
+from abgames.ai.connect4.book import BookError, pack_image, save_image, unpack_image
 from abgames.ai.connect4.solver import Position, canonical_key
 
 MAGIC = b"C4ST"
 VERSION = 1
-HEADER = struct.Struct("<4sHBBB3sII")
 #: File name of the strategy book shipped inside the package.
 DEFAULT_STRATEGY_NAME = "strategy-7x6.bin"
 _COLUMN_BITS = 3
@@ -124,54 +121,24 @@ def position_of_key(key: int) -> Position:
 
 def dumps(book: StrategyBook) -> bytes:
     """The file image of ``book`` (see the module docstring)."""
-    payload = book.keys.astype("<u8").tobytes() + book.entries.astype(np.uint8).tobytes()
-    header = HEADER.pack(
-        MAGIC,
-        VERSION,
-        kernel.WIDTH,
-        kernel.HEIGHT,
-        book.max_moves,
-        b"\0\0\0",
-        len(book),
-        zlib.crc32(payload),
+    return pack_image(
+        MAGIC, VERSION, book.max_moves, book.keys, book.entries.astype(np.uint8).tobytes()
     )
-    return header + payload
 
 
 def save(book: StrategyBook, path: Path) -> None:
     """Write ``book`` to ``path`` atomically (a temporary file, then a rename)."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(dumps(book))
-    temporary.replace(path)
+    save_image(dumps(book), path)
 
 
 def loads(data: bytes, source: str = "strategy book") -> StrategyBook:
     """Parse and verify a strategy book image; ``BookError`` names the first problem found."""
-    if len(data) < HEADER.size:
-        raise BookError(f"{source}: too short for a book header ({len(data)} bytes)")
-    magic, version, width, height, max_moves, _, count, checksum = HEADER.unpack_from(data)
-    if magic != MAGIC:
-        raise BookError(f"{source}: not a Connect Four strategy book (magic {magic!r})")
-    if version != VERSION:
-        raise BookError(f"{source}: strategy book version {version}, this program reads {VERSION}")
-    if (width, height) != (kernel.WIDTH, kernel.HEIGHT):
-        raise BookError(f"{source}: a {width}x{height} book, the solver plays 7x6")
-    expected = HEADER.size + 9 * count
-    if len(data) != expected:
-        raise BookError(f"{source}: {len(data)} bytes, the header promises {expected}")
-    payload = data[HEADER.size :]
-    if zlib.crc32(payload) != checksum:
-        raise BookError(f"{source}: checksum mismatch, the file is damaged")
-    keys = np.frombuffer(payload, dtype="<u8", count=count).astype(np.int64)
-    entries = np.frombuffer(payload, dtype=np.uint8, offset=8 * count).copy()
-    if count and (np.any(keys < 0) or np.any(keys >= MAX_KEY)):
-        raise BookError(f"{source}: a key outside the board")
-    if count > 1 and np.any(np.diff(keys) <= 0):
-        raise BookError(f"{source}: keys are not strictly increasing")
-    if count and (np.any(entries > _MAX_ENTRY) or np.any((entries & _COLUMN_MASK) >= kernel.WIDTH)):
+    keys, values, max_moves = unpack_image(data, MAGIC, VERSION, "strategy book", source)
+    entries = np.frombuffer(values, dtype=np.uint8).copy()
+    if len(entries) and (
+        np.any(entries > _MAX_ENTRY) or np.any((entries & _COLUMN_MASK) >= kernel.WIDTH)
+    ):
         raise BookError(f"{source}: an entry that is no value and column")
-    if max_moves > kernel.CELLS:
-        raise BookError(f"{source}: max_moves {max_moves} exceeds the board")
     return StrategyBook(keys, entries, max_moves)
 
 
