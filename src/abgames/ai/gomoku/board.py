@@ -261,13 +261,13 @@ def load(board: Board, state: Gomoku) -> None:
 POWERS = np.array([3**j for j in range(2 * REACH)], np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _slot(k: int) -> int:
     """The key slot of the point ``k`` steps along a line (k in -5..-1, 1..5)."""
     return k + REACH if k < 0 else k + REACH - 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _initialise(board: Board) -> None:
     size = board.info[I_SIZE]
     width = board.info[I_WIDTH]
@@ -295,7 +295,7 @@ def _initialise(board: Board) -> None:
             board.cell_value[p, cell] = _cell_value(board.pattern, p, cell)
 
 
-@njit(_CELL_VALUE_SIGNATURE, cache=True, nogil=True)
+@njit(_CELL_VALUE_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def _cell_value(pattern: npt.NDArray[np.int8], player: int, cell: int) -> int:
     """How good playing ``cell`` is for ``player``: pattern weights plus combinations."""
     total = 0
@@ -323,11 +323,15 @@ def _cell_value(pattern: npt.NDArray[np.int8], player: int, cell: int) -> int:
     return total
 
 
-# Hot helpers take the arrays they touch, never the whole ``Board``: passing the
-# tuple to a call (or inlining one) costs a reference-count update per array.
+# Kernels are compiled with ``_nrt=False`` (no reference counting) unless they
+# allocate: every array they touch belongs to a ``Board`` or ``Tables`` the Python
+# caller holds for the whole call, and numba otherwise counts a reference to each
+# array passed to a call, two atomic operations per array (34 per ``Board``) at
+# every play, undo and node: a third of the search's time. Hot helpers still take
+# the arrays they touch rather than the whole ``Board`` (fewer arguments to pass).
 
 
-@njit(_SET_SIGNATURE, cache=True, nogil=True)
+@njit(_SET_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def _set_add(cells: npt.NDArray[np.int32], pos: npt.NDArray[np.int32], size: int, cell: int) -> int:
     """Append ``cell`` to the indexed set (``cells[:size]``, ``pos``); the new size."""
     cells[size] = cell
@@ -335,7 +339,7 @@ def _set_add(cells: npt.NDArray[np.int32], pos: npt.NDArray[np.int32], size: int
     return size + 1
 
 
-@njit(_SET_SIGNATURE, cache=True, nogil=True)
+@njit(_SET_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def _set_remove(
     cells: npt.NDArray[np.int32], pos: npt.NDArray[np.int32], size: int, cell: int
 ) -> int:
@@ -348,7 +352,7 @@ def _set_remove(
     return size - 1
 
 
-@njit(_THREAT_SIGNATURE, cache=True, nogil=True)
+@njit(_THREAT_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def _threat_change(
     threat_dirs: npt.NDArray[np.int8],
     threat_cells: npt.NDArray[np.int32],
@@ -376,7 +380,7 @@ def _threat_change(
         threat_size[player, kind] = size - 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _code_in(board: Board, player: int, code: int, cell: int) -> None:
     """Count ``player``'s ``code`` at empty ``cell`` (one direction); set-up only (slow)."""
     board.counts[player, code] += 1
@@ -394,7 +398,7 @@ def _code_in(board: Board, player: int, code: int, cell: int) -> None:
         )
 
 
-@njit(_UPDATE_SIGNATURE, cache=True, nogil=True)
+@njit(_UPDATE_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def _update_line_cells(
     cells: npt.NDArray[np.int8],
     keys: npt.NDArray[np.int32],
@@ -414,8 +418,7 @@ def _update_line_cells(
     """Add (sign 1) or remove (sign -1) ``colour`` at ``cell`` in its neighbours' keys,
     and with them the codes, counts, cell values and threat sets of the empty ones.
 
-    The board's arrays, not the ``Board``: passing the tuple costs a reference-count
-    update per array (see above), a good share of a play."""
+    The board's arrays, not the ``Board`` (see above)."""
     for d in range(4):
         off = offsets[d]
         for k in range(1, REACH + 1):
@@ -458,7 +461,7 @@ def _update_line_cells(
                         cell_value[p, other] = _cell_value(pattern, p, other)
 
 
-@njit(_COUNT_CELL_SIGNATURE, cache=True, nogil=True)
+@njit(_COUNT_CELL_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def _count_cell(
     pattern: npt.NDArray[np.int8],
     counts: npt.NDArray[np.int32],
@@ -481,7 +484,7 @@ def _count_cell(
                 )
 
 
-@njit(_NEAR_SIGNATURE, cache=True, nogil=True)
+@njit(_NEAR_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def _update_near(
     near: npt.NDArray[np.int16],
     cells: npt.NDArray[np.int8],
@@ -510,7 +513,7 @@ def _update_near(
     info[I_CAND_SIZE] = size
 
 
-@njit(_PLAY_SIGNATURE, cache=True, nogil=True)
+@njit(_PLAY_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def play(board: Board, cell: int) -> None:
     """Put the side to move's stone on empty ``cell`` and pass the turn (no legality check)."""
     player = board.info[I_TO_MOVE]
@@ -553,7 +556,7 @@ def play(board: Board, cell: int) -> None:
     board.info[I_TO_MOVE] = 1 - player
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def undo(board: Board) -> int:
     """Take back the last stone and return its cell."""
     board.info[I_PLY] -= 1
@@ -597,7 +600,7 @@ def undo(board: Board) -> int:
     return cell
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def has_code(board: Board, player: int, cell: int, low: int, high: int) -> bool:
     """Whether some direction's code at ``cell`` for ``player`` lies in [low, high]."""
     for d in range(4):
@@ -610,7 +613,7 @@ def has_code(board: Board, player: int, cell: int, low: int, high: int) -> bool:
 # --- Renju: the forbidden-point rule, ported from abgames.games.renju -----------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _black_run(cells: npt.NDArray[np.int8], cell: int, off: int) -> int:
     count = 1
     other = cell + off
@@ -624,7 +627,7 @@ def _black_run(cells: npt.NDArray[np.int8], cell: int, off: int) -> int:
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _fours_in_line(cells: npt.NDArray[np.int8], cell: int, off: int) -> int:
     """Fours black ``cell`` (already placed) is part of along ``off``; straight four once."""
     first = 99
@@ -649,7 +652,7 @@ def _fours_in_line(cells: npt.NDArray[np.int8], cell: int, off: int) -> int:
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _straight_four(cells: npt.NDArray[np.int8], cell: int, off: int) -> bool:
     if _black_run(cells, cell, off) != 4:
         return False
@@ -708,7 +711,7 @@ def forbidden_kind_at(
     return NOT_FORBIDDEN
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def forbidden(board: Board, cell: int) -> int:
     """For black in Renju: the forbidden kind of ``cell``, screened by the pattern codes first."""
     if board.info[I_RENJU] == 0:

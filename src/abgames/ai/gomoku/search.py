@@ -164,7 +164,7 @@ def evaluate(board: Board) -> int:
     return max(-EVAL_LIMIT, min(EVAL_LIMIT, score))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _allowed(board: Board, player: int, cell: int) -> bool:
     """Whether ``player`` may play empty ``cell`` (only Renju black has forbidden points)."""
     if player != 0 or board.info[I_RENJU] == 0:
@@ -172,7 +172,7 @@ def _allowed(board: Board, player: int, cell: int) -> bool:
     return forbidden(board, cell) == NOT_FORBIDDEN
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _five_cells(board: Board, player: int, out: npt.NDArray[np.int32]) -> int:
     """The distinct empty cells where ``player`` completes a five (at most ``len(out)`` kept)."""
     count = int(board.threat_size[player, T_FIVE])
@@ -182,7 +182,7 @@ def _five_cells(board: Board, player: int, out: npt.NDArray[np.int32]) -> int:
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _five_cells_around(board: Board, player: int, centre: int, out: npt.NDArray[np.int32]) -> int:
     """Like ``_five_cells`` but only on the lines through ``centre`` (the last stone)."""
     count = 0
@@ -204,7 +204,7 @@ def _five_cells_around(board: Board, player: int, centre: int, out: npt.NDArray[
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _order_key(
     cell_value: npt.NDArray[np.int32], history: npt.NDArray[np.int64], me: int, cell: int
 ) -> int:
@@ -216,7 +216,7 @@ def _order_key(
     )
 
 
-@njit(_GENERATE_SIGNATURE, cache=True, nogil=True)
+@njit(_GENERATE_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def generate(board: Board, tables: Tables, ply: int) -> int:
     """Fill ``tables.moves[ply]`` with candidate moves, ordered keys in ``tables.order[ply]``.
 
@@ -271,7 +271,7 @@ def generate(board: Board, tables: Tables, ply: int) -> int:
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _pick(moves: npt.NDArray[np.int32], keys: npt.NDArray[np.int64], start: int, count: int) -> int:
     """Selection sort step: bring the best remaining move to ``start`` and return it."""
     best = start
@@ -284,7 +284,7 @@ def _pick(moves: npt.NDArray[np.int32], keys: npt.NDArray[np.int64], start: int,
     return int(moves[start])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _beam_cut(
     moves: npt.NDArray[np.int32], keys: npt.NDArray[np.int64], count: int, beam: int
 ) -> int:
@@ -299,7 +299,7 @@ def _beam_cut(
 # --- VCF and VCT ------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _stop_requested(stats: npt.NDArray[np.int64], stop: npt.NDArray[np.int64]) -> bool:
     """Whether to stop: already aborted, or the stop flag is up (polled every 1024 nodes)."""
     if stats[S_ABORTED] != 0:
@@ -311,10 +311,11 @@ def _stop_requested(stats: npt.NDArray[np.int64], stop: npt.NDArray[np.int64]) -
     return False
 
 
-# Solver-node helpers take arrays, not the ``Board``/``Tables`` tuples (see board.py).
+# Solver-node helpers take arrays, not the ``Board``/``Tables`` tuples, and kernels
+# that allocate nothing skip reference counting (``_nrt=False``): see board.py.
 
 
-@njit(_VCF_SEEN_SIGNATURE, cache=True, nogil=True)
+@njit(_VCF_SEEN_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def _vcf_seen(
     info: npt.NDArray[np.int64],
     vcf_key: npt.NDArray[np.int64],
@@ -328,7 +329,7 @@ def _vcf_seen(
     return vcf_key[index] == key and vcf_depth[index] >= depth
 
 
-@njit(_VCF_STORE_SIGNATURE, cache=True, nogil=True)
+@njit(_VCF_STORE_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def _vcf_store(
     info: npt.NDArray[np.int64],
     stats: npt.NDArray[np.int64],
@@ -346,7 +347,7 @@ def _vcf_store(
     vcf_depth[index] = depth
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _threat_node(
     info: npt.NDArray[np.int64],
     counts: npt.NDArray[np.int32],
@@ -368,7 +369,7 @@ def _threat_node(
     return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _attack_four(board: Board, tables: Tables, cell: int, ply: int) -> int:
     """Play the attacker's four at ``cell`` and the forced block.
 
@@ -390,7 +391,7 @@ def _attack_four(board: Board, tables: Tables, cell: int, ply: int) -> int:
     return 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _forced_block(board: Board, tables: Tables, ply: int) -> int:
     """The attacker's only move against a defender four: a cell, or -1 if none works."""
     attacker = board.info[I_TO_MOVE]
@@ -404,7 +405,7 @@ def _forced_block(board: Board, tables: Tables, ply: int) -> int:
     return cell
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _prepend_pv(tables: Tables, ply: int, first: int, second: int) -> None:
     child = ply + 2
     length = tables.pv_length[child] if child <= MAX_PLY else 0
@@ -416,13 +417,13 @@ def _prepend_pv(tables: Tables, ply: int, first: int, second: int) -> None:
     tables.pv_length[ply] = length + 2
 
 
-@njit(_IS_FOUR_SIGNATURE, cache=True, nogil=True)
+@njit(_IS_FOUR_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def _is_four_cell(board: Board, player: int, cell: int) -> bool:
     """Whether ``player`` makes a four of any kind by playing empty ``cell``."""
     return board.threat_dirs[player, T_FOUR, cell] > 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _may_win_at_once(
     pattern: npt.NDArray[np.int8], info: npt.NDArray[np.int64], player: int, cell: int
 ) -> bool:
@@ -442,7 +443,7 @@ def _may_win_at_once(
     return fours >= 2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _four_cells(board: Board, player: int, out: npt.NDArray[np.int32]) -> int:
     """Cells where ``player`` may make a four, best first by cell value."""
     count = 0
@@ -458,7 +459,7 @@ def _four_cells(board: Board, player: int, out: npt.NDArray[np.int32]) -> int:
     return count
 
 
-@njit(_SORT_SIGNATURE, cache=True, nogil=True)
+@njit(_SORT_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def _sort_by_value(
     cell_value: npt.NDArray[np.int32], player: int, cells: npt.NDArray[np.int32], count: int
 ) -> None:
@@ -473,7 +474,7 @@ def _sort_by_value(
         cells[j + 1] = cell
 
 
-@njit(_SOLVER_SIGNATURE, cache=True, nogil=True)
+@njit(_SOLVER_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
     """Attacker (side to move) moves needed to win by continuous fours within ``depth``; 0 if none.
 
@@ -632,12 +633,12 @@ def run_solver(board: Board, tables: Tables, depth: int, node_budget: int, three
 # --- alpha-beta -------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _tt_index(key: int) -> int:
     return key & ((1 << TT_BITS) - 1)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _to_tt(score: int, ply: int) -> int:
     if score >= WIN_THRESHOLD:
         return score + ply
@@ -646,7 +647,7 @@ def _to_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _from_tt(score: int, ply: int) -> int:
     if score >= WIN_THRESHOLD:
         return score - ply
@@ -655,7 +656,7 @@ def _from_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(_SET_PV_SIGNATURE, cache=True, nogil=True)
+@njit(_SET_PV_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def _set_pv(tables: Tables, ply: int, move: int) -> None:
     child = ply + 1
     length = min(tables.pv_length[child], MAX_PLY - 1)
@@ -665,7 +666,7 @@ def _set_pv(tables: Tables, ply: int, move: int) -> None:
     tables.pv_length[ply] = length + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _cutoff(tables: Tables, me: int, ply: int, depth: int, cell: int) -> None:
     """A beta cutoff by ``cell``: count it, make it a killer, credit its history."""
     tables.stats[S_CUTOFFS] += 1
@@ -675,7 +676,7 @@ def _cutoff(tables: Tables, me: int, ply: int, depth: int, cell: int) -> None:
     tables.history[me, cell] += depth * depth
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _tt_store(
     tables: Tables, index: int, key: int, score: int, depth: int, flag: int, move: int
 ) -> None:
@@ -686,7 +687,7 @@ def _tt_store(
     tables.tt_move[index] = move
 
 
-@njit(_NEGAMAX_SIGNATURE, cache=True, nogil=True)
+@njit(_NEGAMAX_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply: int) -> int:
     """Fail-soft PVS: the score of the side to move searched ``depth`` plies deep."""
     tables.stats[S_NODES] += 1
