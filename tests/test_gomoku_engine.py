@@ -112,8 +112,8 @@ def slow_counts(state: Gomoku, table: np.ndarray) -> np.ndarray:
     return counts
 
 
-def random_state(rng: random.Random, size: int, stones: int) -> Gomoku:
-    state = Gomoku(size, Rule.STANDARD)
+def random_state(rng: random.Random, size: int, stones: int, rule: Rule = Rule.STANDARD) -> Gomoku:
+    state = Gomoku(size, rule)
     while len(state.moves) < stones and state.outcome() is None:
         point = rng.randrange(size * size)
         if state.board[point] == 0:
@@ -121,10 +121,14 @@ def random_state(rng: random.Random, size: int, stones: int) -> Gomoku:
     return state
 
 
-def test_incremental_counts_and_evaluation_equal_a_slow_recount() -> None:
+@pytest.mark.parametrize("rule", [Rule.STANDARD, Rule.FREESTYLE])
+def test_incremental_counts_and_evaluation_equal_a_slow_recount(rule: Rule) -> None:
+    # Freestyle boards read the short table (the eight points within four steps); the
+    # oracle reads the full ten-point table.
+    assert (nb.new_board(11, rule).table.shape[1] == nb.SHORT_COUNT) == (rule is Rule.FREESTYLE)
     rng = random.Random(7)
     for trial in range(6):
-        state = random_state(rng, 11, 10 + 6 * trial)
+        state = random_state(rng, 11, 10 + 6 * trial, rule)
         board = nb.new_board(state.size, state.rule)
         nb.load(board, state)
         expected = slow_counts(state, pt.pattern_table(state.rule))
