@@ -28,7 +28,8 @@ The move generators read two kinds of incremental sets, never a board scan:
   ``threat_dirs`` = how many directions have a code of that kind.
 
 Play/undo update them along with the codes, so membership always equals a
-from-scratch computation (the order of the entries does not).
+from-scratch computation (the order of the entries does not). ``play_threat`` and
+``undo_threat``, for the VCF, leave the counts and cell values alone.
 Nothing is recomputed from scratch at a node.
 """
 
@@ -169,6 +170,7 @@ _UPDATE_SIGNATURE = types.void(
     _I64,
     _I64,
     _I64,
+    _I64,
 )
 _COUNT_CELL_SIGNATURE = types.void(
     types.int8[:, :, ::1],  # pattern
@@ -177,6 +179,7 @@ _COUNT_CELL_SIGNATURE = types.void(
     types.int32[:, :, ::1],  # threat_cells
     types.int32[:, :, ::1],  # threat_pos
     types.int64[:, ::1],  # threat_size
+    _I64,
     _I64,
     _I64,
 )
@@ -190,6 +193,8 @@ _NEAR_SIGNATURE = types.void(
     _I64,
 )
 _PLAY_SIGNATURE = types.void(BOARD_TYPE, _I64)
+_PLAY_FULL_SIGNATURE = types.void(BOARD_TYPE, _I64, _I64)
+_UNDO_SIGNATURE = _I64(BOARD_TYPE, _I64)
 
 
 def new_board(size: int, rule: Rule) -> Board:
@@ -442,9 +447,11 @@ def _update_line_cells(
     cell: int,
     colour: int,
     sign: int,
+    full: int,
 ) -> None:
     """Add (sign 1) or remove (sign -1) ``colour`` at ``cell`` in its neighbours' keys,
-    and with them the codes, counts, cell values and threat sets of the empty ones.
+    and with them the codes, threat sets and (``full`` 1) counts and cell values of
+    the empty ones.
 
     The board's arrays, not the ``Board`` (see above)."""
     short = _is_short(table)
@@ -468,8 +475,6 @@ def _update_line_cells(
                     new = table[p, keys[p, d, other]]
                     if old == new:
                         continue
-                    counts[p, old] -= 1
-                    counts[p, new] += 1
                     pattern[p, d, other] = new
                     old_kind = CODE_THREAT[old]
                     new_kind = CODE_THREAT[new]
@@ -484,6 +489,10 @@ def _update_line_cells(
                                 threat_dirs, threat_cells, threat_pos, threat_size,
                                 p, new_kind, other, 1,
                             )  # fmt: skip
+                    if full == 0:
+                        continue
+                    counts[p, old] -= 1
+                    counts[p, new] += 1
                     if old < pt.F3 and new < pt.F3 and threat_dirs[p, T_FIVE, other] == 0:
                         # No combination bonus changes: the weights' difference is exact.
                         cell_value[p, other] += ORDER_WEIGHTS[new] - ORDER_WEIGHTS[old]
@@ -501,12 +510,15 @@ def _count_cell(
     threat_size: npt.NDArray[np.int64],
     cell: int,
     sign: int,
+    full: int,
 ) -> None:
-    """Add (sign 1) or remove (-1) ``cell``'s own pattern codes from counts and threat sets."""
+    """Add (sign 1) or remove (-1) ``cell``'s own pattern codes from the threat sets
+    and (``full`` 1) the counts."""
     for p in range(2):
         for d in range(4):
             code = pattern[p, d, cell]
-            counts[p, code] += sign
+            if full != 0:
+                counts[p, code] += sign
             kind = CODE_THREAT[code]
             if kind >= 0:
                 _threat_change(
@@ -543,9 +555,8 @@ def _update_near(
     info[I_CAND_SIZE] = size
 
 
-@njit(_PLAY_SIGNATURE, cache=True, nogil=True, _nrt=False)
-def play(board: Board, cell: int) -> None:
-    """Put the side to move's stone on empty ``cell`` and pass the turn (no legality check)."""
+@njit(_PLAY_FULL_SIGNATURE, cache=True, nogil=True, _nrt=False)
+def _play(board: Board, cell: int, full: int) -> None:
     player = board.info[I_TO_MOVE]
     colour = player + 1
     _count_cell(
@@ -557,6 +568,7 @@ def play(board: Board, cell: int) -> None:
         board.threat_size,
         cell,
         -1,
+        full,
     )
     if board.cand_pos[cell] >= 0:
         board.info[I_CAND_SIZE] = _set_remove(
@@ -578,6 +590,7 @@ def play(board: Board, cell: int) -> None:
         cell,
         colour,
         1,
+        full,
     )
     _update_near(board.near, board.cells, board.cand, board.cand_pos, board.info, cell, 1)
     board.info[I_HASH] ^= board.zobrist[player, cell]
@@ -586,9 +599,8 @@ def play(board: Board, cell: int) -> None:
     board.info[I_TO_MOVE] = 1 - player
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def undo(board: Board) -> int:
-    """Take back the last stone and return its cell."""
+@njit(_UNDO_SIGNATURE, cache=True, nogil=True, _nrt=False)
+def _undo(board: Board, full: int) -> int:
     board.info[I_PLY] -= 1
     cell = board.stack[board.info[I_PLY]]
     colour = int(board.cells[cell])  # not from the turn: set-ups need not alternate
@@ -616,6 +628,7 @@ def undo(board: Board) -> int:
         cell,
         colour,
         -1,
+        full,
     )
     _count_cell(
         board.pattern,
@@ -626,8 +639,40 @@ def undo(board: Board) -> int:
         board.threat_size,
         cell,
         1,
+        full,
     )
-    return cell
+    return int(cell)
+
+
+@njit(_PLAY_SIGNATURE, cache=True, nogil=True, _nrt=False)
+def play(board: Board, cell: int) -> None:
+    """Put the side to move's stone on empty ``cell`` and pass the turn (no legality check)."""
+    _play(board, cell, 1)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def undo(board: Board) -> int:
+    """Take back the last stone and return its cell."""
+    return _undo(board, 1)
+
+
+@njit(_PLAY_SIGNATURE, cache=True, nogil=True, _nrt=False)
+def play_threat(board: Board, cell: int) -> None:
+    """``play`` for the VCF: the pattern counts and cell values are left as they were
+    (stale until ``undo_threat``; a third of a play's work), everything else is kept,
+    the threat and candidate sets in the same order as ``play`` leaves them.
+
+    Only ``undo_threat`` takes the stone back, and only other ``play_threat`` pairs
+    may come between (a ``play`` would update the stale values). After
+    ``undo_threat`` the board is exactly as ``undo`` would leave it.
+    """
+    _play(board, cell, 0)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def undo_threat(board: Board) -> int:
+    """Take back a stone of ``play_threat`` and return its cell."""
+    return _undo(board, 0)
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -43,9 +43,12 @@ from abgames.ai.gomoku.board import (
     T_FOUR,
     T_THREE,
     Board,
+    _cell_value,
     forbidden,
     play,
+    play_threat,
     undo,
+    undo_threat,
 )
 from abgames.ai.gomoku.weights import (
     ATTACK_WEIGHTS,
@@ -356,17 +359,23 @@ def _threat_node(
     depth: int,
 ) -> int:
     """Common entry of a solver node: 1 if the attacker fives now, -1 to fail, 0 to go on."""
-    stats[S_VCF_NODES] += 1
-    if stats[S_VCF_NODES] >= stats[S_VCF_LIMIT]:
-        stats[S_VCF_EXHAUSTED] = 1
-        return -1
-    if _stop_requested(stats, stop):
-        return -1
-    if depth <= 0:
+    if not _spend_node(stats, stop, depth):
         return -1
     if counts[info[I_TO_MOVE], pt.F5] > 0:
         return 1
     return 0
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _spend_node(stats: npt.NDArray[np.int64], stop: npt.NDArray[np.int64], depth: int) -> bool:
+    """Count a solver node; False if the node budget, the stop flag or the depth ends it."""
+    stats[S_VCF_NODES] += 1
+    if stats[S_VCF_NODES] >= stats[S_VCF_LIMIT]:
+        stats[S_VCF_EXHAUSTED] = 1
+        return False
+    if _stop_requested(stats, stop):
+        return False
+    return depth > 0
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -388,6 +397,26 @@ def _attack_four(board: Board, tables: Tables, cell: int, ply: int) -> int:
         undo(board)
         return 2
     play(board, int(fives[0]))
+    return 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _vcf_attack_four(board: Board, cell: int) -> int:
+    """``_attack_four`` for ``vcf``, with ``play_threat``: the caller undoes with
+    ``undo_threat``. The attacker must have no five point (so the five points after
+    the four are the board's, all made by it)."""
+    attacker = board.info[I_TO_MOVE]
+    defender = 1 - attacker
+    play_threat(board, cell)
+    count = board.threat_size[attacker, T_FIVE]
+    if count == 0 or board.threat_size[defender, T_FIVE] > 0:
+        undo_threat(board)
+        return 0
+    block = int(board.threat_cells[attacker, T_FIVE, 0])
+    if count >= 2 or not _allowed(board, defender, block):
+        undo_threat(board)
+        return 2
+    play_threat(board, block)
     return 1
 
 
@@ -444,18 +473,30 @@ def _may_win_at_once(
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _four_cells(board: Board, player: int, out: npt.NDArray[np.int32]) -> int:
-    """Cells where ``player`` may make a four, best first by cell value."""
+def _four_cells(
+    board: Board, player: int, out: npt.NDArray[np.int32], values: npt.NDArray[np.int64]
+) -> int:
+    """Cells where ``player`` may make a four, best first by cell value (ties in the
+    threat set's order), their values computed here into ``values``: under
+    ``play_threat`` the board's cell values are stale."""
     count = 0
     threat_cells = board.threat_cells
+    pattern = board.pattern
     renju_black = player == 0 and board.info[I_RENJU] != 0
     for i in range(board.threat_size[player, T_FOUR]):
         cell = int(threat_cells[player, T_FOUR, i])
         if renju_black and forbidden(board, cell) != NOT_FORBIDDEN:
             continue
-        out[count] = cell
+        # Insertion after every cell of at least the same value (a stable sort).
+        value = _cell_value(pattern, player, cell)
+        j = count - 1
+        while j >= 0 and values[j] < value:
+            out[j + 1] = out[j]
+            values[j + 1] = values[j]
+            j -= 1
+        out[j + 1] = cell
+        values[j + 1] = value
         count += 1
-    _sort_by_value(board.cell_value, player, out, count)
     return count
 
 
@@ -479,19 +520,23 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
     """Attacker (side to move) moves needed to win by continuous fours within ``depth``; 0 if none.
 
     On success ``tables.pv[ply]`` holds the line (attacker and defender alternating).
+    Its moves are played with ``play_threat``, so it reads no pattern counts or cell
+    values (five points from the threat sets instead).
     """
     if ply >= MAX_PLY - 4:
         return 0
-    state = _threat_node(board.info, board.counts, tables.stats, tables.stop, depth)
+    spent = _spend_node(tables.stats, tables.stop, depth)
     tables.pv_length[ply] = 0
-    if state != 0:
-        return 1 if state == 1 else 0
-    if _vcf_seen(board.info, tables.vcf_key, tables.vcf_depth, depth, 0):
+    if not spent:
         return 0
     attacker = board.info[I_TO_MOVE]
     defender = 1 - attacker
+    if board.threat_size[attacker, T_FIVE] > 0:
+        return 1
+    if _vcf_seen(board.info, tables.vcf_key, tables.vcf_depth, depth, 0):
+        return 0
     forced = -1
-    if board.counts[defender, pt.F5] > 0:
+    if board.threat_size[defender, T_FIVE] > 0:
         forced = _forced_block(board, tables, ply)
         if forced < 0 or not _is_four_cell(board, attacker, forced):
             _vcf_store(board.info, tables.stats, tables.vcf_key, tables.vcf_depth, depth, 0)
@@ -502,9 +547,9 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
         candidates[0] = forced
         count = 1
     else:
-        count = _four_cells(board, attacker, candidates)
+        count = _four_cells(board, attacker, candidates, tables.order[ply + 1])
     # No copy: deeper plies use ``moves[ply + 2]`` and beyond.
-    # With one move left only a four that wins at once counts (``_attack_four``
+    # With one move left only a four that wins at once counts (``_vcf_attack_four``
     # returns 2; the line is then one move longer than ``depth``, as it always was):
     # a plain four's block would leave the child no move, so it is not played.
     last_four = depth == 1
@@ -512,7 +557,7 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
         cell = int(candidates[i])
         if last_four and not _may_win_at_once(board.pattern, board.info, attacker, cell):
             continue
-        result = _attack_four(board, tables, cell, ply + 2)
+        result = _vcf_attack_four(board, cell)
         if result == 2:
             tables.pv[ply, 0] = cell
             tables.pv_length[ply] = 1
@@ -521,8 +566,8 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
             continue
         block = int(board.stack[board.info[I_PLY] - 1])
         found = vcf(board, tables, depth - 1, ply + 2)
-        undo(board)
-        undo(board)
+        undo_threat(board)
+        undo_threat(board)
         if found > 0:
             _prepend_pv(tables, ply, cell, block)
             return found + 1

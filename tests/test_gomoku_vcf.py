@@ -1,0 +1,169 @@
+"""The engine's VCF on its cheaper plays: ``play_threat``/``undo_threat`` keep the board
+as ``play``/``undo`` do, and ``vcf`` answers as a plain search over ``play`` does."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from abgames.ai.gomoku import board as nb
+from abgames.ai.gomoku import patterns as pt
+from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
+from abgames.games.gomoku import Gomoku, Rule
+from conftest import SHARED_DATA
+
+#: Arrays ``play_threat`` leaves stale until its ``undo_threat``.
+STALE = ("counts", "cell_value")
+
+
+def dense_state(rng: random.Random, rule: Rule, stones: int) -> Gomoku:
+    """Stones next to each other (fours and threes on crossing lines), no five yet."""
+    state = Gomoku(15, rule)
+    while len(state.moves) < stones:
+        near = [
+            p
+            for p in state.legal_moves()
+            if not state.moves
+            or any(max(abs(p % 15 - m % 15), abs(p // 15 - m // 15)) <= 1 for m in state.moves)
+        ]
+        point = rng.choice(near)
+        trial = state.copy()
+        trial.play(point)
+        if trial.outcome() is not None:
+            break
+        state = trial
+    return state
+
+
+def assert_same_boards(full: nb.Board, light: nb.Board, stale_too: bool) -> None:
+    for name in nb.Board._fields:
+        if name in STALE and not stale_too:
+            continue
+        assert np.array_equal(getattr(full, name), getattr(light, name)), name
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_threat_plays_keep_the_board_as_plays_do(rule: Rule) -> None:
+    # The same nested moves on two boards, one with play/undo and one with
+    # play_threat/undo_threat: every array but the stale ones is equal at every step
+    # (the order of the candidate and threat sets included), and all of them once
+    # the threat plays are taken back.
+    rng = random.Random(3)
+    for _trial in range(4):
+        state = dense_state(rng, rule, 24)
+        full = nb.new_board(15, rule)
+        light = nb.new_board(15, rule)
+        nb.load(full, state)
+        nb.load(light, state)
+        base = int(full.info[nb.I_PLY])
+        for _step in range(80):
+            if full.info[nb.I_PLY] > base and rng.random() < 0.4:
+                assert nb.undo(full) == nb.undo_threat(light)
+            else:
+                # Mostly threat cells: the codes that change most.
+                me = int(full.info[nb.I_TO_MOVE])
+                fours = full.threat_cells[me, nb.T_FOUR, : full.threat_size[me, nb.T_FOUR]]
+                empty = np.flatnonzero(full.cells == nb.EMPTY)
+                cell = int(rng.choice(list(fours) if len(fours) and rng.random() < 0.5 else empty))
+                nb.play(full, cell)
+                nb.play_threat(light, cell)
+            assert_same_boards(full, light, stale_too=False)
+        while full.info[nb.I_PLY] > base:
+            nb.undo(full)
+            nb.undo_threat(light)
+        assert_same_boards(full, light, stale_too=True)
+
+
+def allowed(board: nb.Board, player: int, cell: int) -> bool:
+    return player != 0 or nb.forbidden(board, cell) == nb.NOT_FORBIDDEN
+
+
+def reference_vcf(board: nb.Board, depth: int) -> tuple[int, int]:
+    """(attacker moves to win, first move) by continuous fours within ``depth``, (0, -1) if
+    none: a plain depth-first search over ``play``/``undo``, five points found by a scan
+    of the codes, fours tried best cell value first (ties in threat-set order), a defender
+    four blocked first (by a four, else the attack fails). No table, no node budget."""
+    if depth <= 0:
+        return 0, -1
+    me = int(board.info[nb.I_TO_MOVE])
+    other = 1 - me
+    if board.counts[me, pt.F5] > 0:
+        return 1, -1
+    if board.counts[other, pt.F5] > 0:
+        blocks = five_points(board, other)
+        block = blocks[0]
+        if len(blocks) != 1 or not allowed(board, me, block):
+            return 0, -1
+        if board.threat_dirs[me, nb.T_FOUR, block] == 0:
+            return 0, -1
+        candidates = [block]
+    else:
+        fours = board.threat_cells[me, nb.T_FOUR, : board.threat_size[me, nb.T_FOUR]]
+        candidates = [int(c) for c in fours if allowed(board, me, int(c))]
+        candidates.sort(key=lambda c: -int(board.cell_value[me, c]))  # stable
+    for cell in candidates:
+        nb.play(board, cell)
+        fives = five_points(board, me)
+        if not fives or board.counts[other, pt.F5] > 0:
+            nb.undo(board)
+            continue
+        if len(fives) >= 2 or not allowed(board, other, fives[0]):
+            nb.undo(board)
+            return 2, cell
+        nb.play(board, fives[0])
+        found, _ = reference_vcf(board, depth - 1)
+        nb.undo(board)
+        nb.undo(board)
+        if found:
+            return found + 1, cell
+    return 0, -1
+
+
+def five_points(board: nb.Board, player: int) -> list[int]:
+    fives = (board.pattern[player] == pt.F5).any(axis=0) & (board.cells == nb.EMPTY)
+    return [int(c) for c in np.flatnonzero(fives)]
+
+
+def puzzle_states() -> list[Gomoku]:
+    path = SHARED_DATA / "gomoku" / "puzzles" / "intro_vcf.jsonl"
+    if not path.exists():
+        return []
+    states = []
+    for line in path.read_text().splitlines()[::9]:
+        case: dict[str, Any] = json.loads(line)
+        state = Gomoku(len(case["board"]), Rule.RENJU)
+        for y, row in enumerate(case["board"]):
+            for x, mark in enumerate(row.strip()):
+                if mark in "XO":
+                    state.board[state.point(x, y)] = 1 if mark == "X" else 2
+        state.moves = [p for p, stone in enumerate(state.board) if stone]
+        state.key = state.compute_key()
+        states.append(state)
+    return states
+
+
+def test_vcf_answers_as_a_plain_search_over_play() -> None:
+    rng = random.Random(5)
+    states = puzzle_states()
+    for rule in Rule:
+        states += [dense_state(rng, rule, 20 + 2 * i) for i in range(6)]
+    won = 0
+    for state in states:
+        engine = GomokuEngine(EngineSettings())
+        board = nb.new_board(state.size, state.rule)
+        for depth in (3, 5):
+            nb.load(board, state)
+            expected, first = reference_vcf(board, depth)
+            found = engine.solve(state, depth=depth)
+            if expected == 0:
+                assert found is None
+                continue
+            won += 1
+            assert found is not None and found.moves == expected
+            if expected >= 2:  # (1: a five now, no line)
+                assert nb.to_cell(board, found.line[0]) == first
+    assert won >= 10  # the positions do exercise winning lines
