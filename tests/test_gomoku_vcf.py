@@ -60,6 +60,7 @@ def test_threat_plays_keep_the_board_as_plays_do(rule: Rule) -> None:
         nb.load(full, state)
         nb.load(light, state)
         base = int(full.info[nb.I_PLY])
+        stale = [getattr(light, name).copy() for name in STALE]
         for _step in range(80):
             if full.info[nb.I_PLY] > base and rng.random() < 0.4:
                 assert nb.undo(full) == nb.undo_threat(light)
@@ -72,6 +73,8 @@ def test_threat_plays_keep_the_board_as_plays_do(rule: Rule) -> None:
                 nb.play(full, cell)
                 nb.play_threat(light, cell)
             assert_same_boards(full, light, stale_too=False)
+            for name, before in zip(STALE, stale, strict=True):
+                assert np.array_equal(getattr(light, name), before), name  # left alone
         while full.info[nb.I_PLY] > base:
             nb.undo(full)
             nb.undo_threat(light)

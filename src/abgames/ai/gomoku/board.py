@@ -35,7 +35,7 @@ Nothing is recomputed from scratch at a node.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -170,7 +170,6 @@ _UPDATE_SIGNATURE = types.void(
     _I64,
     _I64,
     _I64,
-    _I64,
 )
 _COUNT_CELL_SIGNATURE = types.void(
     types.int8[:, :, ::1],  # pattern
@@ -193,8 +192,7 @@ _NEAR_SIGNATURE = types.void(
     _I64,
 )
 _PLAY_SIGNATURE = types.void(BOARD_TYPE, _I64)
-_PLAY_FULL_SIGNATURE = types.void(BOARD_TYPE, _I64, _I64)
-_UNDO_SIGNATURE = _I64(BOARD_TYPE, _I64)
+_UNDO_SIGNATURE = _I64(BOARD_TYPE)
 
 
 def new_board(size: int, rule: Rule) -> Board:
@@ -431,73 +429,83 @@ def _code_in(board: Board, player: int, code: int, cell: int) -> None:
         )
 
 
-@njit(_UPDATE_SIGNATURE, cache=True, nogil=True, _nrt=False)
-def _update_line_cells(
-    cells: npt.NDArray[np.int8],
-    keys: npt.NDArray[np.int32],
-    pattern: npt.NDArray[np.int8],
-    table: npt.NDArray[np.int8],
-    counts: npt.NDArray[np.int32],
-    cell_value: npt.NDArray[np.int32],
-    threat_dirs: npt.NDArray[np.int8],
-    threat_cells: npt.NDArray[np.int32],
-    threat_pos: npt.NDArray[np.int32],
-    threat_size: npt.NDArray[np.int64],
-    offsets: npt.NDArray[np.int64],
-    cell: int,
-    colour: int,
-    sign: int,
-    full: int,
-) -> None:
-    """Add (sign 1) or remove (sign -1) ``colour`` at ``cell`` in its neighbours' keys,
-    and with them the codes, threat sets and (``full`` 1) counts and cell values of
-    the empty ones.
+def _line_updater(full: bool) -> Any:
+    """The kernel that updates the cells a stone sees; with ``full`` False (for
+    ``play_threat``) it leaves the counts and cell values alone. One compiled copy
+    each (``full`` is a constant of the closure, part of numba's cache key)."""
 
-    The board's arrays, not the ``Board`` (see above)."""
-    short = _is_short(table)
-    reach = REACH - short  # a short table's codes ignore the points five steps away
-    for d in range(4):
-        off = offsets[d]
-        for k in range(1, reach + 1):
-            for side in (-1, 1):
-                other = cell + side * k * off
-                if cells[other] == WALL:
-                    continue
-                # ``cell`` lies -side*k steps from ``other``: own for the stone's
-                # player, blocked for the other.
-                power = sign * POWERS[short, _slot(-side * k)]
-                keys[colour - 1, d, other] += power
-                keys[2 - colour, d, other] += 2 * power
-                if cells[other] != EMPTY:
-                    continue
-                for p in range(2):
-                    old = pattern[p, d, other]
-                    new = table[p, keys[p, d, other]]
-                    if old == new:
+    @njit(_UPDATE_SIGNATURE, cache=True, nogil=True, _nrt=False)
+    def update(
+        cells: npt.NDArray[np.int8],
+        keys: npt.NDArray[np.int32],
+        pattern: npt.NDArray[np.int8],
+        table: npt.NDArray[np.int8],
+        counts: npt.NDArray[np.int32],
+        cell_value: npt.NDArray[np.int32],
+        threat_dirs: npt.NDArray[np.int8],
+        threat_cells: npt.NDArray[np.int32],
+        threat_pos: npt.NDArray[np.int32],
+        threat_size: npt.NDArray[np.int64],
+        offsets: npt.NDArray[np.int64],
+        cell: int,
+        colour: int,
+        sign: int,
+    ) -> None:
+        """Add (sign 1) or remove (sign -1) ``colour`` at ``cell`` in its neighbours' keys,
+        and with them the codes, threat sets and (``full``) counts and cell values of
+        the empty ones.
+
+        The board's arrays, not the ``Board`` (see above)."""
+        short = _is_short(table)
+        reach = REACH - short  # a short table's codes ignore the points five steps away
+        for d in range(4):
+            off = offsets[d]
+            for k in range(1, reach + 1):
+                for side in (-1, 1):
+                    other = cell + side * k * off
+                    if cells[other] == WALL:
                         continue
-                    pattern[p, d, other] = new
-                    old_kind = CODE_THREAT[old]
-                    new_kind = CODE_THREAT[new]
-                    if old_kind != new_kind:
-                        if old_kind >= 0:
-                            _threat_change(
-                                threat_dirs, threat_cells, threat_pos, threat_size,
-                                p, old_kind, other, -1,
-                            )  # fmt: skip
-                        if new_kind >= 0:
-                            _threat_change(
-                                threat_dirs, threat_cells, threat_pos, threat_size,
-                                p, new_kind, other, 1,
-                            )  # fmt: skip
-                    if full == 0:
+                    # ``cell`` lies -side*k steps from ``other``: own for the stone's
+                    # player, blocked for the other.
+                    power = sign * POWERS[short, _slot(-side * k)]
+                    keys[colour - 1, d, other] += power
+                    keys[2 - colour, d, other] += 2 * power
+                    if cells[other] != EMPTY:
                         continue
-                    counts[p, old] -= 1
-                    counts[p, new] += 1
-                    if old < pt.F3 and new < pt.F3 and threat_dirs[p, T_FIVE, other] == 0:
-                        # No combination bonus changes: the weights' difference is exact.
-                        cell_value[p, other] += ORDER_WEIGHTS[new] - ORDER_WEIGHTS[old]
-                    else:
-                        cell_value[p, other] = _cell_value(pattern, p, other)
+                    for p in range(2):
+                        old = pattern[p, d, other]
+                        new = table[p, keys[p, d, other]]
+                        if old == new:
+                            continue
+                        pattern[p, d, other] = new
+                        old_kind = CODE_THREAT[old]
+                        new_kind = CODE_THREAT[new]
+                        if old_kind != new_kind:
+                            if old_kind >= 0:
+                                _threat_change(
+                                    threat_dirs, threat_cells, threat_pos, threat_size,
+                                    p, old_kind, other, -1,
+                                )  # fmt: skip
+                            if new_kind >= 0:
+                                _threat_change(
+                                    threat_dirs, threat_cells, threat_pos, threat_size,
+                                    p, new_kind, other, 1,
+                                )  # fmt: skip
+                        if not full:
+                            continue
+                        counts[p, old] -= 1
+                        counts[p, new] += 1
+                        if old < pt.F3 and new < pt.F3 and threat_dirs[p, T_FIVE, other] == 0:
+                            # No combination bonus changes: the weights' difference is exact.
+                            cell_value[p, other] += ORDER_WEIGHTS[new] - ORDER_WEIGHTS[old]
+                        else:
+                            cell_value[p, other] = _cell_value(pattern, p, other)
+
+    return update
+
+
+_update_line_cells = _line_updater(True)
+_update_line_threats = _line_updater(False)
 
 
 @njit(_COUNT_CELL_SIGNATURE, cache=True, nogil=True, _nrt=False)
@@ -555,124 +563,87 @@ def _update_near(
     info[I_CAND_SIZE] = size
 
 
-@njit(_PLAY_FULL_SIGNATURE, cache=True, nogil=True, _nrt=False)
-def _play(board: Board, cell: int, full: int) -> None:
-    player = board.info[I_TO_MOVE]
-    colour = player + 1
-    _count_cell(
-        board.pattern,
-        board.counts,
-        board.threat_dirs,
-        board.threat_cells,
-        board.threat_pos,
-        board.threat_size,
-        cell,
-        -1,
-        full,
-    )
-    if board.cand_pos[cell] >= 0:
-        board.info[I_CAND_SIZE] = _set_remove(
-            board.cand, board.cand_pos, board.info[I_CAND_SIZE], cell
-        )
-    board.cells[cell] = colour
-    _update_line_cells(
-        board.cells,
-        board.keys,
-        board.pattern,
-        board.table,
-        board.counts,
-        board.cell_value,
-        board.threat_dirs,
-        board.threat_cells,
-        board.threat_pos,
-        board.threat_size,
-        board.offsets,
-        cell,
-        colour,
-        1,
-        full,
-    )
-    _update_near(board.near, board.cells, board.cand, board.cand_pos, board.info, cell, 1)
-    board.info[I_HASH] ^= board.zobrist[player, cell]
-    board.stack[board.info[I_PLY]] = cell
-    board.info[I_PLY] += 1
-    board.info[I_TO_MOVE] = 1 - player
+def _play_kernels(full: bool) -> tuple[Any, Any]:
+    """``play`` and ``undo`` (``full``), or ``play_threat`` and ``undo_threat``: one
+    compiled copy each (``full`` is a constant of the closure, part of numba's cache
+    key), so a play calls its line updater directly."""
+
+    @njit(_PLAY_SIGNATURE, cache=True, nogil=True, _nrt=False)
+    def play_kernel(board: Board, cell: int) -> None:
+        player = board.info[I_TO_MOVE]
+        colour = player + 1
+        _count_cell(
+            board.pattern, board.counts, board.threat_dirs, board.threat_cells,
+            board.threat_pos, board.threat_size, cell, -1, 1 if full else 0,
+        )  # fmt: skip
+        if board.cand_pos[cell] >= 0:
+            board.info[I_CAND_SIZE] = _set_remove(
+                board.cand, board.cand_pos, board.info[I_CAND_SIZE], cell
+            )
+        board.cells[cell] = colour
+        if full:
+            _update_line_cells(
+                board.cells, board.keys, board.pattern, board.table, board.counts,
+                board.cell_value, board.threat_dirs, board.threat_cells, board.threat_pos,
+                board.threat_size, board.offsets, cell, colour, 1,
+            )  # fmt: skip
+        else:
+            _update_line_threats(
+                board.cells, board.keys, board.pattern, board.table, board.counts,
+                board.cell_value, board.threat_dirs, board.threat_cells, board.threat_pos,
+                board.threat_size, board.offsets, cell, colour, 1,
+            )  # fmt: skip
+        _update_near(board.near, board.cells, board.cand, board.cand_pos, board.info, cell, 1)
+        board.info[I_HASH] ^= board.zobrist[player, cell]
+        board.stack[board.info[I_PLY]] = cell
+        board.info[I_PLY] += 1
+        board.info[I_TO_MOVE] = 1 - player
+
+    @njit(_UNDO_SIGNATURE, cache=True, nogil=True, _nrt=False)
+    def undo_kernel(board: Board) -> int:
+        board.info[I_PLY] -= 1
+        cell = board.stack[board.info[I_PLY]]
+        colour = int(board.cells[cell])  # not from the turn: set-ups need not alternate
+        player = colour - 1
+        board.info[I_TO_MOVE] = player
+        board.info[I_HASH] ^= board.zobrist[player, cell]
+        _update_near(board.near, board.cells, board.cand, board.cand_pos, board.info, cell, -1)
+        board.cells[cell] = EMPTY
+        if board.near[cell] > 0:
+            board.info[I_CAND_SIZE] = _set_add(
+                board.cand, board.cand_pos, board.info[I_CAND_SIZE], cell
+            )
+        if full:
+            _update_line_cells(
+                board.cells, board.keys, board.pattern, board.table, board.counts,
+                board.cell_value, board.threat_dirs, board.threat_cells, board.threat_pos,
+                board.threat_size, board.offsets, cell, colour, -1,
+            )  # fmt: skip
+        else:
+            _update_line_threats(
+                board.cells, board.keys, board.pattern, board.table, board.counts,
+                board.cell_value, board.threat_dirs, board.threat_cells, board.threat_pos,
+                board.threat_size, board.offsets, cell, colour, -1,
+            )  # fmt: skip
+        _count_cell(
+            board.pattern, board.counts, board.threat_dirs, board.threat_cells,
+            board.threat_pos, board.threat_size, cell, 1, 1 if full else 0,
+        )  # fmt: skip
+        return int(cell)
+
+    return play_kernel, undo_kernel
 
 
-@njit(_UNDO_SIGNATURE, cache=True, nogil=True, _nrt=False)
-def _undo(board: Board, full: int) -> int:
-    board.info[I_PLY] -= 1
-    cell = board.stack[board.info[I_PLY]]
-    colour = int(board.cells[cell])  # not from the turn: set-ups need not alternate
-    player = colour - 1
-    board.info[I_TO_MOVE] = player
-    board.info[I_HASH] ^= board.zobrist[player, cell]
-    _update_near(board.near, board.cells, board.cand, board.cand_pos, board.info, cell, -1)
-    board.cells[cell] = EMPTY
-    if board.near[cell] > 0:
-        board.info[I_CAND_SIZE] = _set_add(
-            board.cand, board.cand_pos, board.info[I_CAND_SIZE], cell
-        )
-    _update_line_cells(
-        board.cells,
-        board.keys,
-        board.pattern,
-        board.table,
-        board.counts,
-        board.cell_value,
-        board.threat_dirs,
-        board.threat_cells,
-        board.threat_pos,
-        board.threat_size,
-        board.offsets,
-        cell,
-        colour,
-        -1,
-        full,
-    )
-    _count_cell(
-        board.pattern,
-        board.counts,
-        board.threat_dirs,
-        board.threat_cells,
-        board.threat_pos,
-        board.threat_size,
-        cell,
-        1,
-        full,
-    )
-    return int(cell)
-
-
-@njit(_PLAY_SIGNATURE, cache=True, nogil=True, _nrt=False)
-def play(board: Board, cell: int) -> None:
-    """Put the side to move's stone on empty ``cell`` and pass the turn (no legality check)."""
-    _play(board, cell, 1)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def undo(board: Board) -> int:
-    """Take back the last stone and return its cell."""
-    return _undo(board, 1)
-
-
-@njit(_PLAY_SIGNATURE, cache=True, nogil=True, _nrt=False)
-def play_threat(board: Board, cell: int) -> None:
-    """``play`` for the VCF: the pattern counts and cell values are left as they were
-    (stale until ``undo_threat``; a third of a play's work), everything else is kept,
-    the threat and candidate sets in the same order as ``play`` leaves them.
-
-    Only ``undo_threat`` takes the stone back, and only other ``play_threat`` pairs
-    may come between (a ``play`` would update the stale values). After
-    ``undo_threat`` the board is exactly as ``undo`` would leave it.
-    """
-    _play(board, cell, 0)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def undo_threat(board: Board) -> int:
-    """Take back a stone of ``play_threat`` and return its cell."""
-    return _undo(board, 0)
+#: ``play(board, cell)``: put the side to move's stone on empty ``cell`` and pass the
+#: turn (no legality check); ``undo(board)``: take back the last stone, return its cell.
+play, undo = _play_kernels(True)
+#: ``play``/``undo`` for the VCF: the pattern counts and cell values are left as they
+#: were (stale until ``undo_threat``; a third of a play's work), everything else is
+#: kept, the threat and candidate sets in the same order as ``play`` leaves them. Only
+#: ``undo_threat`` takes the stone back, and only other ``play_threat`` pairs may come
+#: between (a ``play`` would update the stale values). After ``undo_threat`` the board
+#: is exactly as ``undo`` would leave it.
+play_threat, undo_threat = _play_kernels(False)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
