@@ -15,6 +15,9 @@ winning stone is the n-th move from the root scores ``WIN - n``.
   history ordering, forced-block extension and (optionally) a short VCF at the leaves.
 - ``vcf`` / ``vct``: victory by continuous fours (threes too for VCT), depth counted
   in attacker moves including the final five; failures are remembered in a table.
+  In ``vct`` the defender answers a three at every point where the attacker would
+  make a four and with its own fours (blocked, then it answers again); its own VCF
+  refutes the three.
 
 The stop flag ``tables.stop[0]`` is read every ``CHECK_INTERVAL`` nodes, so another
 thread (the time keeper, or ``stop()``) can end a search; the result is then
@@ -85,7 +88,7 @@ CONFIG_LEN = 4
 
 _VCT_SALT = 0x5A5A_1234_0F0F_77
 #: VCF depth of the defender's own win tried against a three in ``vct``.
-DEFENDER_VCF_DEPTH = 12
+DEFENDER_VCF_DEPTH = 6
 
 
 class Tables(NamedTuple):
@@ -565,6 +568,17 @@ def _wins_next_move(board: Board, player: int) -> bool:
     return False
 
 
+@njit(cache=True, nogil=True)
+def _first(cells: npt.NDArray[np.int32], count: int, cell: int) -> None:
+    """Move ``cell`` (if listed in ``cells[:count]``) to the front, the rest in order."""
+    for i in range(count):
+        if cells[i] == cell:
+            for j in range(i, 0, -1):
+                cells[j] = cells[j - 1]
+            cells[0] = cell
+            return
+
+
 @njit(_VCT_NODE_SIGNATURE, cache=True, nogil=True)
 def _vct_node(board: Board, tables: Tables, depth: int, ply: int, attacker: int) -> int:
     """One node of ``vct``: ``attacker`` (a colour) or the defender is to move.
@@ -615,6 +629,7 @@ def _vct_node(board: Board, tables: Tables, depth: int, ply: int, attacker: int)
                         candidates[count] = cell
                         count += 1
             _sort_by_value(board.cell_value, me, candidates, count)
+            _first(candidates, count, int(tables.killers[ply, 0]))  # what won a sibling
             local = candidates[:count].copy()
             found = 0
             for i in range(count):
@@ -624,6 +639,7 @@ def _vct_node(board: Board, tables: Tables, depth: int, ply: int, attacker: int)
                 undo(board)
                 if found > 0:
                     _pv_prefix(tables, ply, cell, -1, ply + 1)
+                    tables.killers[ply, 0] = cell
                     found += 1
                     break
                 if stats[S_ABORTED] != 0:
@@ -710,9 +726,12 @@ def run_solver(board: Board, tables: Tables, depth: int, node_budget: int, three
     """Run ``vcf`` (or ``vct`` with ``threes``) from the root with a node budget."""
     tables.stats[S_VCF_EXHAUSTED] = 0
     tables.stats[S_VCF_LIMIT] = tables.stats[S_VCF_NODES] + node_budget
-    if threes:
-        return int(vct(board, tables, depth, 0))
-    return int(vcf(board, tables, depth, 0))
+    if not threes:
+        return int(vcf(board, tables, depth, 0))
+    tables.killers[:] = -1  # ``vct`` orders by its own killers: alpha-beta's start clean
+    moves = int(vct(board, tables, depth, 0))
+    tables.killers[:] = -1
+    return moves
 
 
 # --- alpha-beta -------------------------------------------------------------------------
