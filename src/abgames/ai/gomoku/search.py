@@ -553,7 +553,7 @@ def _pv_prefix(tables: Tables, ply: int, first: int, second: int, child: int) ->
 def _wins_next_move(board: Board, player: int) -> bool:
     """Whether ``player`` has a legal move making two five points (a straight four, a
     double four) — the threat an open three makes. A four whose single block is
-    forbidden is not counted (the defence is then tried anyway: sound, not complete)."""
+    forbidden is not counted (an attack resting on it fails: sound, not complete)."""
     renju_black = player == 0 and board.info[I_RENJU] != 0
     cells = board.threat_cells[player, T_FOUR]
     for i in range(board.threat_size[player, T_FOUR]):
