@@ -14,7 +14,7 @@ from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
-from abgames.ai.gomoku.weights import ATTACK_WEIGHTS, DEFENCE_WEIGHTS, EVAL_LIMIT
+from abgames.ai.gomoku.weights import ATTACK_WEIGHTS, DEFENCE_WEIGHTS, EVAL_LIMIT, EVAL_WEIGHTS
 from abgames.ai.levels import make_player
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.games.renju import forbidden_kind
@@ -131,7 +131,7 @@ def test_incremental_counts_and_evaluation_equal_a_slow_recount() -> None:
         assert (board.counts == expected).all()
         me, other = state.to_move, 1 - state.to_move
         value = int(ATTACK_WEIGHTS @ expected[me] - DEFENCE_WEIGHTS @ expected[other])
-        assert ks.evaluate(board) == max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
+        assert ks.evaluate(board, EVAL_WEIGHTS) == max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
         # play/undo restore everything
         before = (board.counts.copy(), board.keys.copy(), board.info[nb.I_HASH])
         nb.play(board, nb.to_cell(board, state.legal_moves()[0]))

@@ -51,10 +51,16 @@ from abgames.ai.gomoku.board import (
     undo,
 )
 from abgames.ai.gomoku.weights import (
-    ATTACK_WEIGHTS,
+    COMBO_DOUBLE_FOUR,
+    COMBO_DOUBLE_THREE,
+    COMBO_FOUR_THREE,
     DEFENCE_ORDER_PERCENT,
-    DEFENCE_WEIGHTS,
+    EVAL_ATTACK,
+    EVAL_ATTACK_COMBO,
+    EVAL_DEFENCE,
+    EVAL_DEFENCE_COMBO,
     EVAL_LIMIT,
+    EVAL_WEIGHTS,
 )
 from abgames.search.score import WIN, WIN_THRESHOLD
 
@@ -110,6 +116,7 @@ class Tables(NamedTuple):
     stop: npt.NDArray[np.int64]  # [1], set non-zero from any thread to stop
     stats: npt.NDArray[np.int64]
     config: npt.NDArray[np.int64]
+    weights: npt.NDArray[np.int64]  # the evaluation's weights (``weights.EVAL_NAMES``)
 
 
 def new_tables(cells: int, tt_bits: int = TT_BITS) -> Tables:
@@ -132,6 +139,7 @@ def new_tables(cells: int, tt_bits: int = TT_BITS) -> Tables:
         stop=np.zeros(1, np.int64),
         stats=np.zeros(STATS_LEN, np.int64),
         config=np.zeros(CONFIG_LEN, np.int64),
+        weights=EVAL_WEIGHTS.copy(),
     )
 
 
@@ -159,14 +167,54 @@ _NEGAMAX_SIGNATURE = types.int64(
 
 
 @njit(cache=True, nogil=True)
-def evaluate(board: Board) -> int:
-    """A heuristic score for the side to move from both sides' pattern counts."""
+def _combo_score(board: Board, player: int, weights: npt.NDArray[np.int64], base: int) -> int:
+    """``player``'s combination cells (double four, four-three, double three) weighted
+    from ``weights[base:]``. Read off the threat sets: cells with a four-making
+    direction, then cells with two three-making ones. Renju black's double fours and
+    double threes are forbidden points, so they count for nothing."""
+    renju_black = player == 0 and board.info[I_RENJU] != 0
+    threat_dirs = board.threat_dirs
+    score = 0
+    cells = board.threat_cells[player, T_FOUR]
+    for i in range(board.threat_size[player, T_FOUR]):
+        cell = cells[i]
+        fours = threat_dirs[player, T_FOUR, cell]
+        if fours >= 2 or _has_code(board, player, cell, pt.D4):
+            if not renju_black:
+                score += weights[base + COMBO_DOUBLE_FOUR]
+        elif threat_dirs[player, T_THREE, cell] > 0:
+            score += weights[base + COMBO_FOUR_THREE]
+    if not renju_black:
+        cells = board.threat_cells[player, T_THREE]
+        for i in range(board.threat_size[player, T_THREE]):
+            cell = cells[i]
+            if threat_dirs[player, T_THREE, cell] >= 2 and threat_dirs[player, T_FOUR, cell] == 0:
+                score += weights[base + COMBO_DOUBLE_THREE]
+    return score
+
+
+@njit(cache=True, nogil=True)
+def _has_code(board: Board, player: int, cell: int, code: int) -> bool:
+    """Whether some direction of ``cell`` has pattern ``code`` for ``player``."""
+    for d in range(4):  # noqa: SIM110 - a plain loop: numba compiles no generator for any()
+        if board.pattern[player, d, cell] == code:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def evaluate(board: Board, weights: npt.NDArray[np.int64]) -> int:
+    """A heuristic score for the side to move: both sides' pattern counts (attack
+    weights for the side to move, defence weights for the other) and combination
+    cells, weighted by ``weights`` (laid out as ``weights.EVAL_NAMES``)."""
     me = board.info[I_TO_MOVE]
     other = 1 - me
     score = 0
     for code in range(pt.CODE_COUNT):
-        score += ATTACK_WEIGHTS[code] * board.counts[me, code]
-        score -= DEFENCE_WEIGHTS[code] * board.counts[other, code]
+        score += weights[EVAL_ATTACK + code] * board.counts[me, code]
+        score -= weights[EVAL_DEFENCE + code] * board.counts[other, code]
+    score += _combo_score(board, me, weights, EVAL_ATTACK_COMBO)
+    score -= _combo_score(board, other, weights, EVAL_DEFENCE_COMBO)
     return max(-EVAL_LIMIT, min(EVAL_LIMIT, score))
 
 
@@ -805,7 +853,7 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     if board.counts[me, pt.F5] > 0:
         return WIN - ply - 1
     if ply >= MAX_PLY - 2:
-        return evaluate(board)
+        return evaluate(board, tables.weights)
     threats = tables.config[C_THREATS] != 0
     if threats and board.counts[other, pt.F5] > 0:
         # The opponent's four: block it (no depth spent), or lose if we cannot.
@@ -830,7 +878,7 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
             moves = vcf(board, tables, leaf_depth, ply)
             if moves > 0:
                 return WIN - (ply + 2 * moves - 1)
-        return evaluate(board)
+        return evaluate(board, tables.weights)
 
     key = board.info[I_HASH]
     index = _tt_index(key)
@@ -870,7 +918,7 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     count = generate(board, tables, ply)
     if count == 0:  # a full board (a draw), or only forbidden points near the stones
         full = board.info[I_PLY] >= board.info[I_SIZE] * board.info[I_SIZE]
-        return 0 if full else evaluate(board)
+        return 0 if full else evaluate(board, tables.weights)
     keys = tables.order[ply]
     moves = tables.moves[ply]
     for i in range(count):
