@@ -21,6 +21,7 @@ import pytest
 
 from abgames import cluster as cluster_module
 from abgames.ai.connect4.book_builder import build
+from abgames.arena import spsa
 from abgames.arena.engines import EngineSpec, parse_engine_spec
 from abgames.arena.judge import GameRecord
 from abgames.arena.openings import random_openings
@@ -102,6 +103,25 @@ def test_an_arena_on_the_cluster_plays_the_games_of_the_local_runner(
         assert totals(remote) == totals(local) and remote.cut_short is None
         written = read_records(tmp_path / f"{settings.game}.jsonl")
         assert sorted(int(str(g["game"])) for g in written) == list(range(4))
+
+
+def test_a_tuning_run_on_the_cluster_moves_the_weights_as_the_local_run_does(
+    ray_cluster: LocalTestCluster,
+) -> None:
+    # ``classic`` searches to a fixed depth: its games do not depend on where they run.
+    params = [spsa.Param("attack.f3", 40.0, 30.0, 0.0, 1000.0),
+              spsa.Param("defence.b4", 30.0, 20.0, 0.0, 1000.0)]  # fmt: skip
+    match = spsa.Match(
+        {"size": 9}, GENEROUS_TURN_MS, tuple(random_openings("gomoku", {"size": 9}, 2, 3, seed=5))
+    )
+    local = spsa.new_state("classic", params, steps=4, rate=0.5, seed=2)
+    spsa.run(local, match, spsa.Runner(1), 2, lambda state: None)
+    remote = spsa.new_state("classic", params, steps=4, rate=0.5, seed=2)
+    with Cluster(ray_cluster.address) as cluster:
+        spsa.run(remote, match, spsa.Runner(1, cluster), 2, lambda state: None)
+    assert remote.games == local.games == 8
+    assert local.theta != [40.0, 30.0]  # the games were not all split: the weights moved
+    assert remote.theta == local.theta and remote.points_plus == local.points_plus
 
 
 def test_an_sprt_stop_on_the_cluster_leaves_the_queued_games_unplayed(

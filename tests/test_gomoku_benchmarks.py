@@ -11,6 +11,7 @@ from types import ModuleType
 
 import pytest
 
+from abgames.ai.gomoku.engine import GomokuEngine, SolverResult
 from abgames.arena.engines import parse_engine_spec
 from abgames.games.gomoku import Gomoku, Rule
 
@@ -96,3 +97,41 @@ def test_a_vcf_line_that_ignores_the_defenders_four_fails() -> None:
     assert not puzzles.vcf_line_wins(state, (state.point(3, 2), state.point(4, 2)))
     # Blocking it first (f1) is a legal start, but then black has no four: fails.
     assert not puzzles.vcf_line_wins(state, (state.point(5, 0),))
+
+
+# Black's double three at h8 (x=7, y=7); white's four-three at m14 then m11 (top rows).
+DOUBLE_THREE_ROWS = [
+    "...............",
+    "........XOOO...",
+    "............O..",
+    "............O..",
+    "...............",
+    ".......X.......",
+    ".......X.......",
+    ".....XX........",
+]
+
+
+class ProposeFirst:
+    """An engine stand-in that proposes ``first`` at the start and the engine's moves after."""
+
+    def __init__(self, engine: GomokuEngine, root: Gomoku, first: int) -> None:
+        self.engine, self.root_key, self.first = engine, root.key, first
+
+    def solve(self, state: Gomoku, **limits: int | bool) -> SolverResult | None:
+        if state.key == self.root_key:
+            return SolverResult(3, (self.first,))
+        return self.engine.solve(state, **limits)  # type: ignore[arg-type]
+
+
+def test_a_vct_claim_is_checked_against_every_defence() -> None:
+    engine = GomokuEngine()
+    calm = position(["." * 15] * 4 + DOUBLE_THREE_ROWS[4:], 0)
+    assert puzzles.vct_claim_holds(engine, calm, 3)  # h8, a straight four, the five
+    assert not puzzles.vct_claim_holds(engine, calm, 2)  # one move short
+    # With white's four-three on the board the same double three loses: the check
+    # finds white's counter-fours even when told to try h8.
+    state = position(DOUBLE_THREE_ROWS, 0)
+    told = ProposeFirst(engine, state, state.point(7, 7))
+    assert not puzzles.vct_claim_holds(told, state, 6)
+    assert puzzles.vct_claim_holds(ProposeFirst(engine, calm, calm.point(7, 7)), calm, 3)

@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "abgames.commands.warmup",
     "abgames.commands.pbrain",
     "abgames.commands.arena",
+    "abgames.commands.tune",
 )
 
 

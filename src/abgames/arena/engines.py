@@ -6,6 +6,9 @@ An engine is named on the command line by a spec, comma-separated ``key=value``:
 - ``cmd=/path/to/pbrain-x`` — an external brain speaking the Gomocup protocol
   (Gomoku only); the command is split like a shell would (``cmd=python x.py``).
   Other keys are sent to it as ``INFO key value`` lines.
+- ``eval.NAME=N`` (Gomoku engine levels): evaluation weight ``NAME`` set to the
+  whole number ``N`` (names as in ``abgames.ai.gomoku.weights.EVAL_NAMES``, e.g.
+  ``eval.attack.f3=45``); how ``abgames tune gomoku`` plays its candidates.
 - For both: ``name=`` (shown in tables), ``turn_ms=`` (per-move limit),
   ``time=`` (the same in seconds), ``match_ms=`` (limit for the whole game,
   0 = none). Limits are finite, not negative and at most ``MAX_LIMIT_MS``.
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 from abgames.ai.levels import LEVELS, make_player
 from abgames.games.base import GameState, Move
 from abgames.games.gomoku import Gomoku, Rule
+from abgames.games.numbers import ascii_number, clip
 from abgames.protocols.client import (
     EngineCrashed,
     EngineError,
@@ -42,6 +46,7 @@ from abgames.protocols.timing import TimeControl
 
 LEVEL = "level"
 COMMAND = "cmd"
+EVAL_PREFIX = "eval."
 #: Game type sent to external brains: 1 = playing against another computer.
 GAME_TYPE_ENGINE = 1
 RULE_BITS = {Rule.FREESTYLE: 0, Rule.STANDARD: RULE_EXACT_FIVE, Rule.RENJU: RULE_RENJU}
@@ -76,6 +81,7 @@ class EngineSpec:
     match_ms: int = 0
     seed: int | None = None
     info: tuple[tuple[str, str], ...] = field(default=())
+    eval_overrides: tuple[tuple[str, int], ...] = field(default=())
 
     @property
     def command(self) -> list[str]:
@@ -141,18 +147,16 @@ def parse_engine_spec(text: str, *, game: str, turn_ms: int, match_ms: int = 0) 
     name = _default_name(kind, target)
     seed: int | None = None
     info: list[tuple[str, str]] = []
+    overrides: list[tuple[str, int]] = []
     for key, value in pairs[1:]:
         if key == "name":
             name = value
+        elif key.startswith(EVAL_PREFIX) and kind == LEVEL:
+            overrides.append((key.removeprefix(EVAL_PREFIX), _whole_number(text, key, value)))
         elif key == "time":
             turn_ms = seconds_to_ms(value, f"engine spec {text!r}: time")
         elif key in ("turn_ms", "match_ms") or (key == "seed" and kind == LEVEL):
-            try:
-                number = int(value)
-            except ValueError:
-                raise ValueError(
-                    f"engine spec {text!r}: {key}={value!r} is not a whole number"
-                ) from None
+            number = _whole_number(text, key, value)
             if key == "turn_ms":
                 turn_ms = number
             elif key == "match_ms":
@@ -165,7 +169,20 @@ def parse_engine_spec(text: str, *, game: str, turn_ms: int, match_ms: int = 0) 
             raise ValueError(f"engine spec {text!r}: unknown key {key!r} for a level")
     check_limit_ms(turn_ms, f"engine spec {text!r}: the turn limit")
     check_limit_ms(match_ms, f"engine spec {text!r}: the match limit")
-    return EngineSpec(kind, target, name, turn_ms, match_ms, seed, tuple(info))
+    if overrides:
+        try:
+            make_player(game, target, None, tuple(overrides))  # names, values, level
+        except ValueError as error:
+            raise ValueError(f"engine spec {text!r}: {error}") from None
+    return EngineSpec(kind, target, name, turn_ms, match_ms, seed, tuple(info), tuple(overrides))
+
+
+def _whole_number(text: str, key: str, value: str) -> int:
+    """``value`` as an int (ASCII digits, optional minus); ``ValueError`` naming the spec."""
+    number = ascii_number(value.removeprefix("-"))
+    if number is None:
+        raise ValueError(f"engine spec {text!r}: {key}={clip(value)!r} is not a whole number")
+    return -number if value.startswith("-") else number
 
 
 class Engine(ABC):
@@ -197,7 +214,7 @@ class LevelEngine(Engine):
         super().__init__(spec, tolerance_ms)
         self.game = game
         self.seed = spec.seed if spec.seed is not None else seed
-        self.player = make_player(game, spec.target, self.seed)
+        self.player = make_player(game, spec.target, self.seed, spec.eval_overrides)
 
     def new_game(self, state: GameState) -> None:
         """Practise on a player of its own, so the game's player starts with empty tables.
@@ -210,7 +227,9 @@ class LevelEngine(Engine):
         if practice.is_over():
             return
         try:
-            rehearsal = make_player(self.game, self.spec.target, self.seed)
+            rehearsal = make_player(
+                self.game, self.spec.target, self.seed, self.spec.eval_overrides
+            )
             for _ in rehearsal.think_within(practice, self.WARMUP_SECONDS):
                 pass
         except Exception as error:

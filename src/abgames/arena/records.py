@@ -63,11 +63,12 @@ def to_sgf(record: GameRecord) -> str:
 class RecordWriter:
     """Appends each finished game to the records file (and the SGF file, if any)."""
 
-    def __init__(self, records: Path | None, sgf: Path | None = None) -> None:
-        self._records: TextIO | None = (
-            records.open("w", encoding="utf-8") if records is not None else None
-        )
-        self._sgf: TextIO | None = sgf.open("w", encoding="utf-8") if sgf is not None else None
+    def __init__(
+        self, records: Path | None, sgf: Path | None = None, *, append: bool = False
+    ) -> None:
+        """Open the files; ``append`` adds to them (a resumed run) instead of starting anew."""
+        self._records = _open_text(records, append) if records is not None else None
+        self._sgf = _open_text(sgf, append) if sgf is not None else None
 
     def write(self, record: GameRecord) -> None:
         if self._records is not None:
@@ -81,6 +82,10 @@ class RecordWriter:
         for stream in (self._records, self._sgf):
             if stream is not None:
                 stream.close()
+
+
+def _open_text(path: Path, append: bool) -> TextIO:
+    return path.open("a", encoding="utf-8") if append else path.open("w", encoding="utf-8")
 
 
 def read_records(path: Path) -> list[dict[str, object]]:

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku.settings import EngineSettings as EngineSettings
+from abgames.ai.gomoku.weights import eval_weights
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.search.limit import Limit
 from abgames.search.result import SearchResult
@@ -64,6 +65,7 @@ class GomokuEngine:
 
     def __init__(self, settings: EngineSettings | None = None, seed: int | None = None) -> None:
         self.settings = settings or EngineSettings()
+        self._weights = eval_weights(dict(self.settings.eval_overrides))
         #: With a seed, equally scored root moves are reordered at random (reproducibly)
         #: between iterations, so the choice among equally good moves varies with it.
         self._rng = None if seed is None else np.random.default_rng(seed)
@@ -87,6 +89,7 @@ class GomokuEngine:
         tables.config[ks.C_THREATS] = 1 if settings.threats else 0
         tables.config[ks.C_LEAF_VCF] = settings.leaf_vcf_depth
         tables.config[ks.C_LEAF_VCF_NODES] = settings.leaf_vcf_nodes
+        tables.weights[:] = self._weights
         tables.stats[:] = 0
         tables.stop[0] = 0
         tables.killers[:] = -1

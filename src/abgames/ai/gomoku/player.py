@@ -141,6 +141,20 @@ def make_player(level: str, seed: int | None = None) -> AIPlayer:
     return GomokuPlayer(level, settings, limit, seed)
 
 
+def make_tuned_player(
+    level: str, seed: int | None, eval_overrides: tuple[tuple[str, int], ...]
+) -> AIPlayer:
+    """An engine level (not ``easy``) whose evaluation weights differ by ``eval_overrides``
+    (name, value) pairs; ``ValueError`` names an unknown weight or a level without them."""
+    if level not in LEVEL_SETTINGS:
+        raise ValueError(f"gomoku level {level!r} has no evaluation weights to change")
+    from abgames.ai.gomoku.weights import eval_weights
+
+    eval_weights(dict(eval_overrides))  # validates names and values
+    settings, limit = LEVEL_SETTINGS[level]
+    return GomokuPlayer(level, replace(settings, eval_overrides=eval_overrides), limit, seed)
+
+
 #: The position ``prepare`` searches: small, with stones of both sides near each other.
 PREPARE_POSITION = "h8 h9 i8"
 #: Depth of that search: every phase (root solvers, alpha-beta, defence check) runs.

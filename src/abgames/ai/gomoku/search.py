@@ -15,6 +15,9 @@ winning stone is the n-th move from the root scores ``WIN - n``.
   history ordering, forced-block extension and (optionally) a short VCF at the leaves.
 - ``vcf`` / ``vct``: victory by continuous fours (threes too for VCT), depth counted
   in attacker moves including the final five; failures are remembered in a table.
+  In ``vct`` the defender answers a three at every point where the attacker would
+  make a four and with its own fours (blocked, then it answers again); its own VCF
+  refutes the three.
 
 The stop flag ``tables.stop[0]`` is read every ``CHECK_INTERVAL`` nodes, so another
 thread (the time keeper, or ``stop()``) can end a search; the result is then
@@ -51,10 +54,16 @@ from abgames.ai.gomoku.board import (
     undo_threat,
 )
 from abgames.ai.gomoku.weights import (
-    ATTACK_WEIGHTS,
+    COMBO_DOUBLE_FOUR,
+    COMBO_DOUBLE_THREE,
+    COMBO_FOUR_THREE,
     DEFENCE_ORDER_PERCENT,
-    DEFENCE_WEIGHTS,
+    EVAL_ATTACK,
+    EVAL_ATTACK_COMBO,
+    EVAL_DEFENCE,
+    EVAL_DEFENCE_COMBO,
     EVAL_LIMIT,
+    EVAL_WEIGHTS,
 )
 from abgames.search.score import WIN, WIN_THRESHOLD
 
@@ -87,6 +96,8 @@ C_LEAF_VCF_NODES = 3  # node budget of one leaf VCF
 CONFIG_LEN = 4
 
 _VCT_SALT = 0x5A5A_1234_0F0F_77
+#: VCF depth of the defender's own win tried against a three in ``vct``.
+DEFENDER_VCF_DEPTH = 6
 
 
 class Tables(NamedTuple):
@@ -108,6 +119,7 @@ class Tables(NamedTuple):
     stop: npt.NDArray[np.int64]  # [1], set non-zero from any thread to stop
     stats: npt.NDArray[np.int64]
     config: npt.NDArray[np.int64]
+    weights: npt.NDArray[np.int64]  # the evaluation's weights (``weights.EVAL_NAMES``)
 
 
 def new_tables(cells: int, tt_bits: int = TT_BITS) -> Tables:
@@ -130,6 +142,7 @@ def new_tables(cells: int, tt_bits: int = TT_BITS) -> Tables:
         stop=np.zeros(1, np.int64),
         stats=np.zeros(STATS_LEN, np.int64),
         config=np.zeros(CONFIG_LEN, np.int64),
+        weights=EVAL_WEIGHTS.copy(),
     )
 
 
@@ -147,6 +160,7 @@ _VCF_STORE_SIGNATURE = types.void(
 _IS_FOUR_SIGNATURE = types.boolean(BOARD_TYPE, _I64, _I64)
 _SORT_SIGNATURE = types.void(types.int32[:, ::1], _I64, types.int32[:], _I64)
 _SET_PV_SIGNATURE = types.void(TABLES_TYPE, _I64, _I64)
+_VCT_NODE_SIGNATURE = types.int64(BOARD_TYPE, TABLES_TYPE, _I64, _I64, _I64)
 _NEGAMAX_SIGNATURE = types.int64(
     BOARD_TYPE, TABLES_TYPE, types.int64, types.int64, types.int64, types.int64
 )
@@ -156,14 +170,54 @@ _NEGAMAX_SIGNATURE = types.int64(
 
 
 @njit(cache=True, nogil=True)
-def evaluate(board: Board) -> int:
-    """A heuristic score for the side to move from both sides' pattern counts."""
+def _combo_score(board: Board, player: int, weights: npt.NDArray[np.int64], base: int) -> int:
+    """``player``'s combination cells (double four, four-three, double three) weighted
+    from ``weights[base:]``. Read off the threat sets: cells with a four-making
+    direction, then cells with two three-making ones. Renju black's double fours and
+    double threes are forbidden points, so they count for nothing."""
+    renju_black = player == 0 and board.info[I_RENJU] != 0
+    threat_dirs = board.threat_dirs
+    score = 0
+    cells = board.threat_cells[player, T_FOUR]
+    for i in range(board.threat_size[player, T_FOUR]):
+        cell = cells[i]
+        fours = threat_dirs[player, T_FOUR, cell]
+        if fours >= 2 or _has_code(board, player, cell, pt.D4):
+            if not renju_black:
+                score += weights[base + COMBO_DOUBLE_FOUR]
+        elif threat_dirs[player, T_THREE, cell] > 0:
+            score += weights[base + COMBO_FOUR_THREE]
+    if not renju_black:
+        cells = board.threat_cells[player, T_THREE]
+        for i in range(board.threat_size[player, T_THREE]):
+            cell = cells[i]
+            if threat_dirs[player, T_THREE, cell] >= 2 and threat_dirs[player, T_FOUR, cell] == 0:
+                score += weights[base + COMBO_DOUBLE_THREE]
+    return score
+
+
+@njit(cache=True, nogil=True)
+def _has_code(board: Board, player: int, cell: int, code: int) -> bool:
+    """Whether some direction of ``cell`` has pattern ``code`` for ``player``."""
+    for d in range(4):  # noqa: SIM110 - a plain loop: numba compiles no generator for any()
+        if board.pattern[player, d, cell] == code:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def evaluate(board: Board, weights: npt.NDArray[np.int64]) -> int:
+    """A heuristic score for the side to move: both sides' pattern counts (attack
+    weights for the side to move, defence weights for the other) and combination
+    cells, weighted by ``weights`` (laid out as ``weights.EVAL_NAMES``)."""
     me = board.info[I_TO_MOVE]
     other = 1 - me
     score = 0
     for code in range(pt.CODE_COUNT):
-        score += ATTACK_WEIGHTS[code] * board.counts[me, code]
-        score -= DEFENCE_WEIGHTS[code] * board.counts[other, code]
+        score += weights[EVAL_ATTACK + code] * board.counts[me, code]
+        score -= weights[EVAL_DEFENCE + code] * board.counts[other, code]
+    score += _combo_score(board, me, weights, EVAL_ATTACK_COMBO)
+    score -= _combo_score(board, other, weights, EVAL_DEFENCE_COMBO)
     return max(-EVAL_LIMIT, min(EVAL_LIMIT, score))
 
 
@@ -575,104 +629,203 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
     return 0
 
 
+@njit(cache=True, nogil=True)
+def _pv_prefix(tables: Tables, ply: int, first: int, second: int, child: int) -> None:
+    """``pv[ply]`` = ``first`` (and ``second`` unless it is -1), then ``pv[child]``."""
+    start = 1 if second < 0 else 2
+    length = tables.pv_length[child] if child <= MAX_PLY else 0
+    length = min(length, MAX_PLY - start)
+    tables.pv[ply, 0] = first
+    if second >= 0:
+        tables.pv[ply, 1] = second
+    for i in range(length):
+        tables.pv[ply, i + start] = tables.pv[child, i]
+    tables.pv_length[ply] = length + start
+
+
+@njit(cache=True, nogil=True)
+def _wins_next_move(board: Board, player: int) -> bool:
+    """Whether ``player`` has a legal move making two five points (a straight four, a
+    double four) — the threat an open three makes. A four whose single block is
+    forbidden is not counted (an attack resting on it fails: sound, not complete)."""
+    renju_black = player == 0 and board.info[I_RENJU] != 0
+    cells = board.threat_cells[player, T_FOUR]
+    for i in range(board.threat_size[player, T_FOUR]):
+        cell = int(cells[i])
+        wins = board.threat_dirs[player, T_FOUR, cell] >= 2 and not renju_black
+        for d in range(4):
+            code = board.pattern[player, d, cell]
+            if code == pt.F4 or (code == pt.D4 and not renju_black):
+                wins = True
+        if wins and _allowed(board, player, cell):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _first(cells: npt.NDArray[np.int32], count: int, cell: int) -> None:
+    """Move ``cell`` (if listed in ``cells[:count]``) to the front, the rest in order."""
+    for i in range(count):
+        if cells[i] == cell:
+            for j in range(i, 0, -1):
+                cells[j] = cells[j - 1]
+            cells[0] = cell
+            return
+
+
+@njit(_VCT_NODE_SIGNATURE, cache=True, nogil=True)
+def _vct_node(board: Board, tables: Tables, depth: int, ply: int, attacker: int) -> int:
+    """One node of ``vct``: ``attacker`` (a colour) or the defender is to move.
+
+    ``depth`` counts the attacker's moves left (forced blocks of defender fours
+    too); returns the attacker moves to the five or 0. Both kinds of node are in
+    one self-recursive kernel: numba's cache mishandles mutual recursion (and
+    literal arguments in recursive calls, hence a colour rather than a flag).
+    """
+    if ply >= MAX_PLY - 6:
+        return 0
+    stats = tables.stats
+    me = board.info[I_TO_MOVE]
+    other = 1 - me
+    fives = tables.moves[ply]
+    if me == attacker:
+        # The attacker (``me``): a VCF, else a four or a three that every defence loses to.
+        state = _threat_node(board.info, board.counts, stats, tables.stop, depth)
+        tables.pv_length[ply] = 0
+        if state != 0:
+            return 1 if state == 1 else 0
+        if _vcf_seen(board.info, tables.vcf_key, tables.vcf_depth, depth, _VCT_SALT):
+            return 0
+        found = vcf(board, tables, depth, ply)
+        if found > 0:
+            return found
+        if board.counts[other, pt.F5] > 0:
+            # The defender's four (from its block): block it and defend again.
+            found = 0
+            if _five_cells(board, other, fives[:2]) == 1 and _allowed(board, me, int(fives[0])):
+                block = int(fives[0])
+                play(board, block)
+                found = _vct_node(board, tables, depth - 1, ply + 1, me)
+                undo(board)
+                if found > 0:
+                    _pv_prefix(tables, ply, block, -1, ply + 1)
+                    found += 1
+        elif depth >= 2:  # with one move left only a VCF wins
+            candidates = tables.moves[ply]
+            count = 0
+            for kind in (T_FOUR, T_THREE):
+                cells = board.threat_cells[me, kind]
+                for i in range(board.threat_size[me, kind]):
+                    cell = int(cells[i])
+                    if kind == T_THREE and board.threat_dirs[me, T_FOUR, cell] > 0:
+                        continue
+                    if _allowed(board, me, cell):
+                        candidates[count] = cell
+                        count += 1
+            _sort_by_value(board.cell_value, me, candidates, count)
+            _first(candidates, count, int(tables.killers[ply, 0]))  # what won a sibling
+            local = candidates[:count].copy()
+            found = 0
+            for i in range(count):
+                cell = int(local[i])
+                play(board, cell)
+                found = _vct_node(board, tables, depth - 1, ply + 1, me)
+                undo(board)
+                if found > 0:
+                    _pv_prefix(tables, ply, cell, -1, ply + 1)
+                    tables.killers[ply, 0] = cell
+                    found += 1
+                    break
+                if stats[S_ABORTED] != 0:
+                    return 0
+        else:
+            found = 0
+        if found == 0:
+            _vcf_store(board.info, stats, tables.vcf_key, tables.vcf_depth, depth, _VCT_SALT)
+        return found
+
+    # The defender (``me``) against the attacker (``other``).
+    stats[S_VCF_NODES] += 1
+    tables.pv_length[ply] = 0
+    if stats[S_VCF_NODES] >= stats[S_VCF_LIMIT]:
+        stats[S_VCF_EXHAUSTED] = 1
+        return 0
+    if _stop_requested(stats, tables.stop):
+        return 0
+    if board.counts[me, pt.F5] > 0:
+        return 0  # the defender fives first
+    if board.counts[other, pt.F5] > 0:
+        # A four: block it, or lose to two five points or a forbidden block.
+        count = _five_cells(board, other, fives[:2])
+        block = int(fives[0])
+        if count >= 2 or not _allowed(board, me, block):
+            tables.pv[ply, 0] = block
+            tables.pv_length[ply] = 1
+            return 1
+        play(board, block)
+        found = _vct_node(board, tables, depth, ply + 1, other)
+        undo(board)
+        if found > 0:
+            _pv_prefix(tables, ply, block, -1, ply + 1)
+        return found
+    if depth <= 0 or not _wins_next_move(board, other):
+        return 0  # no threat: the attacker's last move did not force anything
+    if vcf(board, tables, DEFENDER_VCF_DEPTH, ply) > 0:
+        tables.pv_length[ply] = 0
+        return 0  # the defender's own VCF refutes a three
+    # Against the coming winning four: every point where the attacker would make a
+    # four (the points that stop it are among them) and every defender four.
+    replies = tables.moves[ply]
+    count = 0
+    for side in range(2):
+        player = other if side == 0 else me
+        cells = board.threat_cells[player, T_FOUR]
+        for i in range(board.threat_size[player, T_FOUR]):
+            reply = int(cells[i])
+            if side == 1 and board.threat_dirs[other, T_FOUR, reply] > 0:
+                continue
+            if _allowed(board, me, reply):
+                replies[count] = reply
+                count += 1
+    _sort_by_value(board.cell_value, other, replies, count)
+    local = replies[:count].copy()
+    worst = 0
+    for i in range(count):
+        reply = int(local[i])
+        play(board, reply)
+        # (After a counter-four the attacker node blocks it and defends again.)
+        found = _vct_node(board, tables, depth, ply + 1, other)
+        undo(board)
+        if found == 0:
+            return 0
+        if found > worst:
+            worst = found
+            _pv_prefix(tables, ply, reply, -1, ply + 1)
+    return worst
+
+
 @njit(_SOLVER_SIGNATURE, cache=True, nogil=True)
 def vct(board: Board, tables: Tables, depth: int, ply: int) -> int:
     """Attacker moves to win by fours and threes within ``depth``; 0 if none found.
 
-    A three must be met by a point that stops the coming straight four or by a
-    counter-four; every such defence is tried. A defender four must be blocked by
-    an attacker four, else the attack fails (sound, sometimes too cautious).
+    A three must be met by a point that stops the coming winning four or by a
+    counter-four (the attacker blocks it and the defender must answer the attack
+    again); every such defence is tried, and a defender VCF refutes the three. On
+    success ``tables.pv[ply]`` holds the line against the longest defence.
     """
-    if ply >= MAX_PLY - 4:
-        return 0
-    state = _threat_node(board.info, board.counts, tables.stats, tables.stop, depth)
-    tables.pv_length[ply] = 0
-    if state != 0:
-        return 1 if state == 1 else 0
-    if _vcf_seen(board.info, tables.vcf_key, tables.vcf_depth, depth, _VCT_SALT):
-        return 0
-    found = vcf(board, tables, depth, ply)
-    if found > 0:
-        return found
-    attacker = board.info[I_TO_MOVE]
-    defender = 1 - attacker
-    if board.counts[defender, pt.F5] > 0 or ply >= MAX_PLY - 4:
-        return 0
-    candidates = tables.moves[ply + 1]
-    count = 0
-    for kind in (T_FOUR, T_THREE):
-        cells = board.threat_cells[attacker, kind]
-        for i in range(board.threat_size[attacker, kind]):
-            cell = int(cells[i])
-            if kind == T_THREE and board.threat_dirs[attacker, T_FOUR, cell] > 0:
-                continue
-            if _allowed(board, attacker, cell):
-                candidates[count] = cell
-                count += 1
-    _sort_by_value(board.cell_value, attacker, candidates, count)
-    local = candidates[:count].copy()
-    for i in range(count):
-        cell = int(local[i])
-        if _is_four_cell(board, attacker, cell):
-            result = _attack_four(board, tables, cell, ply + 2)
-            if result == 2:
-                tables.pv[ply, 0] = cell
-                tables.pv_length[ply] = 1
-                return 2
-            if result == 0:
-                continue
-            block = int(board.stack[board.info[I_PLY] - 1])
-            found = vct(board, tables, depth - 1, ply + 2)
-            undo(board)
-            undo(board)
-            if found > 0:
-                _prepend_pv(tables, ply, cell, block)
-                return found + 1
-            continue
-        # The three: every defence (a point stopping the straight four, or a
-        # counter-four) must still lose. Inlined: numba's cache mishandles mutual recursion.
-        play(board, cell)
-        worst = 0
-        if board.counts[attacker, pt.F4] + board.counts[attacker, pt.D4] > 0:
-            replies = tables.moves[ply + 1]
-            replies_count = 0
-            for side in range(2):
-                player = attacker if side == 0 else defender
-                cells = board.threat_cells[player, T_FOUR]
-                for j in range(board.threat_size[player, T_FOUR]):
-                    reply = int(cells[j])
-                    if side == 1 and board.threat_dirs[attacker, T_FOUR, reply] > 0:
-                        continue
-                    if _allowed(board, defender, reply):
-                        replies[replies_count] = reply
-                        replies_count += 1
-            defences = replies[:replies_count].copy()
-            for j in range(replies_count):
-                play(board, int(defences[j]))
-                found = vct(board, tables, depth - 1, ply + 2)
-                undo(board)
-                if found == 0:
-                    worst = 0
-                    break
-                worst = max(worst, found)
-        undo(board)
-        if worst > 0:
-            tables.pv[ply, 0] = cell
-            tables.pv_length[ply] = 1
-            return worst + 1
-        if tables.stats[S_ABORTED] != 0:
-            return 0
-    _vcf_store(board.info, tables.stats, tables.vcf_key, tables.vcf_depth, depth, _VCT_SALT)
-    return 0
+    return _vct_node(board, tables, depth, ply, board.info[I_TO_MOVE])
 
 
 def run_solver(board: Board, tables: Tables, depth: int, node_budget: int, threes: bool) -> int:
     """Run ``vcf`` (or ``vct`` with ``threes``) from the root with a node budget."""
     tables.stats[S_VCF_EXHAUSTED] = 0
     tables.stats[S_VCF_LIMIT] = tables.stats[S_VCF_NODES] + node_budget
-    if threes:
-        return int(vct(board, tables, depth, 0))
-    return int(vcf(board, tables, depth, 0))
+    if not threes:
+        return int(vcf(board, tables, depth, 0))
+    tables.killers[:] = -1  # ``vct`` orders by its own killers: alpha-beta's start clean
+    moves = int(vct(board, tables, depth, 0))
+    tables.killers[:] = -1
+    return moves
 
 
 # --- alpha-beta -------------------------------------------------------------------------
@@ -746,7 +899,7 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     if board.counts[me, pt.F5] > 0:
         return WIN - ply - 1
     if ply >= MAX_PLY - 2:
-        return evaluate(board)
+        return evaluate(board, tables.weights)
     threats = tables.config[C_THREATS] != 0
     if threats and board.counts[other, pt.F5] > 0:
         # The opponent's four: block it (no depth spent), or lose if we cannot.
@@ -771,7 +924,7 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
             moves = vcf(board, tables, leaf_depth, ply)
             if moves > 0:
                 return WIN - (ply + 2 * moves - 1)
-        return evaluate(board)
+        return evaluate(board, tables.weights)
 
     key = board.info[I_HASH]
     index = _tt_index(key)
@@ -811,7 +964,7 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     count = generate(board, tables, ply)
     if count == 0:  # a full board (a draw), or only forbidden points near the stones
         full = board.info[I_PLY] >= board.info[I_SIZE] * board.info[I_SIZE]
-        return 0 if full else evaluate(board)
+        return 0 if full else evaluate(board, tables.weights)
     keys = tables.order[ply]
     moves = tables.moves[ply]
     for i in range(count):

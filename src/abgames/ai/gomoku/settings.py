@@ -34,3 +34,6 @@ class EngineSettings:
     defence_vct_depth: int = 6
     defence_nodes: int = 30_000
     defence_moves: int = 6
+    #: Evaluation weights that differ from ``weights.EVAL_WEIGHTS``, as (name, value)
+    #: pairs named as in ``weights.EVAL_NAMES`` (a tuning run's candidates).
+    eval_overrides: tuple[tuple[str, int], ...] = ()

@@ -2,11 +2,21 @@
 
 Arrays are indexed by pattern code (``abgames.ai.gomoku.patterns``):
 DEAD, B1, F1, B2, F2, B3, F3, B4, F4, D4, F5, OL.
+
+The evaluation's weights are a runtime vector (``EVAL_WEIGHTS``, named entry by entry
+in ``EVAL_NAMES``) that the engine copies into its tables, so a tuning run can play
+engines with other weights without recompiling the kernels. The move-ordering weights
+are compile-time constants.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
+import numpy.typing as npt
+
+from abgames.ai.gomoku.patterns import CODE_COUNT, CODE_NAMES
 
 # --- move ordering: the value of playing a cell, per direction's code -------------------
 ORDER_WEIGHTS = np.array([0, 1, 3, 6, 20, 25, 120, 140, 1500, 1500, 0, 0], np.int32)
@@ -21,8 +31,59 @@ DEFENCE_ORDER_PERCENT = 80
 
 # --- evaluation: pattern counts over empty cells (a cell x direction each) --------------
 #: For the side to move: its threats are worth more because it moves first.
-ATTACK_WEIGHTS = np.array([0, 0, 1, 2, 6, 8, 40, 50, 4000, 4000, 20000, 0], np.int32)
+ATTACK_WEIGHTS = np.array([0, 0, 1, 2, 6, 8, 40, 50, 4000, 4000, 20000, 0], np.int64)
 #: For the opponent: threats the side to move must answer.
-DEFENCE_WEIGHTS = np.array([0, 0, 1, 2, 5, 6, 25, 30, 400, 400, 4000, 0], np.int32)
+DEFENCE_WEIGHTS = np.array([0, 0, 1, 2, 5, 6, 25, 30, 400, 400, 4000, 0], np.int64)
+
+# --- evaluation: combinations of the four lines at one empty cell -----------------------
+#: Cells where one stone makes two fours (or a double four on one line).
+COMBO_DOUBLE_FOUR = 0
+#: Cells where one stone makes a four and a three that becomes a straight four.
+COMBO_FOUR_THREE = 1
+#: Cells where one stone makes two such threes.
+COMBO_DOUBLE_THREE = 2
+COMBO_COUNT = 3
+COMBO_NAMES = ("double_four", "four_three", "double_three")
+#: Per combination cell, for the side to move and for the opponent.
+ATTACK_COMBO_WEIGHTS = np.array([0, 0, 0], np.int64)
+DEFENCE_COMBO_WEIGHTS = np.array([0, 0, 0], np.int64)
+
 #: The evaluation is clamped well inside the heuristic range.
 EVAL_LIMIT = 200_000
+
+# --- the runtime vector ------------------------------------------------------------------
+#: Offsets of each block in the vector.
+EVAL_ATTACK = 0
+EVAL_DEFENCE = CODE_COUNT
+EVAL_ATTACK_COMBO = 2 * CODE_COUNT
+EVAL_DEFENCE_COMBO = 2 * CODE_COUNT + COMBO_COUNT
+EVAL_LEN = 2 * CODE_COUNT + 2 * COMBO_COUNT
+#: ``attack.f3``, ``defence.b4``, ``attack.four_three``, ... : one name per entry.
+EVAL_NAMES: tuple[str, ...] = (
+    tuple(f"attack.{name.lower()}" for name in CODE_NAMES)
+    + tuple(f"defence.{name.lower()}" for name in CODE_NAMES)
+    + tuple(f"attack.{name}" for name in COMBO_NAMES)
+    + tuple(f"defence.{name}" for name in COMBO_NAMES)
+)
+EVAL_WEIGHTS: npt.NDArray[np.int64] = np.concatenate(
+    (ATTACK_WEIGHTS, DEFENCE_WEIGHTS, ATTACK_COMBO_WEIGHTS, DEFENCE_COMBO_WEIGHTS)
+).astype(np.int64)
+#: The largest magnitude one weight may take (keeps sums far from overflow and WIN).
+EVAL_WEIGHT_LIMIT = 1_000_000
+
+
+def eval_weights(overrides: Mapping[str, int] | None = None) -> npt.NDArray[np.int64]:
+    """The default evaluation vector with ``overrides`` (name -> value) applied.
+
+    ``ValueError`` names an unknown entry or a value beyond ``EVAL_WEIGHT_LIMIT``.
+    """
+    vector = EVAL_WEIGHTS.copy()
+    for name, value in (overrides or {}).items():
+        if name not in EVAL_NAMES:
+            raise ValueError(
+                f"{name!r} is not an evaluation weight: choose from {', '.join(EVAL_NAMES)}"
+            )
+        if not -EVAL_WEIGHT_LIMIT <= value <= EVAL_WEIGHT_LIMIT:
+            raise ValueError(f"evaluation weight {name} = {value} is beyond ±{EVAL_WEIGHT_LIMIT:,}")
+        vector[EVAL_NAMES.index(name)] = value
+    return vector

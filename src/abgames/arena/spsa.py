@@ -1,0 +1,294 @@
+"""SPSA tuning of a Gomoku level's evaluation weights through the arena's games.
+
+Simultaneous perturbation stochastic approximation (Spall), as chess engines tune
+with it (fishtest): at step ``k`` every tuned weight ``i`` is moved by ``±c_k·cᵢ``
+(one random sign each, ``Δ``), the two candidates ``θ + c_kΔ`` and ``θ - c_kΔ``
+play a game pair (one opening, each side once with black), and every weight moves
+towards the winner:
+
+    θᵢ ← θᵢ + a_k · cᵢ · result · Δᵢ      result = (points(θ+) - points(θ-)) / 2 ∈ [-1, 1]
+
+with the schedules ``c_k = 1 / k^γ`` and ``a_k = r / (A + k)^α`` (``α = 0.602``,
+``γ = 0.101``, ``A`` a tenth of the planned steps), so steps shrink as the run
+goes on. ``cᵢ`` is the weight's perturbation size (its scale) and ``r`` the
+learning rate, both given per run. Several steps are played at once (a *batch*,
+one game pair each, all from the same ``θ``), then applied in order.
+
+Games are ``abgames.arena.judge.play_game`` tasks: the same judge, clocks and
+records as ``abgames arena``, run in a pool of local processes or as Ray tasks.
+The run's state (``θ``, the step, the games and the generator's seed) is written
+atomically to a JSON file after every batch, so a run stopped in any way resumes
+from its last batch with the same command.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import random
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from abgames.arena.engines import EngineSpec
+from abgames.arena.judge import GameRecord, GameTask, play_game
+from abgames.cluster import Cluster
+from abgames.games.base import Move
+
+#: Spall's recommended schedule exponents.
+ALPHA = 0.602
+GAMMA = 0.101
+#: ``A`` as a share of the planned steps.
+STABILITY_SHARE = 0.1
+#: The state file's format version.
+STATE_VERSION = 1
+
+
+class TuneError(ValueError):
+    """A tuning run that cannot start or resume: the message says why."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One tuned weight: its name, start value, perturbation size and bounds."""
+
+    name: str
+    start: float
+    scale: float
+    low: float
+    high: float
+
+    def clamp(self, value: float) -> float:
+        return min(self.high, max(self.low, value))
+
+
+@dataclass
+class TuneState:
+    """Everything a run needs to resume: written after every batch."""
+
+    level: str
+    params: list[Param]
+    steps: int
+    rate: float
+    theta: list[float]
+    step: int = 0
+    games: int = 0
+    points_plus: float = 0.0
+    seed: int = 0
+    history: list[list[float]] = field(default_factory=list)
+    version: int = STATE_VERSION
+
+    def values(self) -> dict[str, int]:
+        """``θ`` rounded to the whole numbers the engine plays with."""
+        return {p.name: round(t) for p, t in zip(self.params, self.theta, strict=True)}
+
+
+def new_state(level: str, params: Sequence[Param], steps: int, rate: float, seed: int) -> TuneState:
+    if steps < 1:
+        raise TuneError(f"a run needs at least one step, not {steps}")
+    if not params:
+        raise TuneError("name at least one weight to tune")
+    for param in params:
+        if param.scale <= 0 or not param.low <= param.start <= param.high:
+            raise TuneError(
+                f"{param.name}: the scale must be positive and the start within its bounds"
+            )
+    return TuneState(
+        level=level,
+        params=list(params),
+        steps=steps,
+        rate=rate,
+        theta=[p.start for p in params],
+        seed=seed,
+    )
+
+
+def save_state(state: TuneState, path: Path) -> None:
+    """Write ``state`` to ``path`` atomically (a temporary file renamed over it)."""
+    text = json.dumps(asdict(state), indent=1)
+    folder = path.parent if str(path.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.chmod(temporary, 0o666 & ~umask)  # as a plain open() would make it
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def load_state(path: Path) -> TuneState:
+    """The run saved at ``path``; ``TuneError`` if it is not one of ours."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("version") != STATE_VERSION:
+            raise TuneError(f"{path}: not a tuning state of version {STATE_VERSION}")
+        params = [Param(**p) for p in data.pop("params")]
+        state = TuneState(params=params, **data)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError, AttributeError) as error:
+        raise TuneError(f"{path}: not a readable tuning state ({error})") from None
+    if len(state.theta) != len(state.params):
+        raise TuneError(f"{path}: {len(state.theta)} values for {len(state.params)} weights")
+    return state
+
+
+def perturbation(state: TuneState, k: int) -> float:
+    """``c_k``: the share of each weight's scale the candidates differ by at step ``k``."""
+    return float(1.0 / (k + 1) ** GAMMA)
+
+
+def gain(state: TuneState, k: int) -> float:
+    """``a_k``: the learning rate at step ``k``."""
+    stability = STABILITY_SHARE * state.steps
+    return float(state.rate * (stability + 1) ** ALPHA / (stability + k + 1) ** ALPHA)
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """One step's pair of candidates: its index, signs and the two weight sets."""
+
+    step: int
+    signs: tuple[int, ...]
+    plus: tuple[tuple[str, int], ...]
+    minus: tuple[tuple[str, int], ...]
+
+
+def candidates(state: TuneState, k: int, rng: random.Random) -> Candidates:
+    """The two weight sets of step ``k`` (rounded, clamped to each weight's bounds)."""
+    c_k = perturbation(state, k)
+    signs = tuple(rng.choice((-1, 1)) for _ in state.params)
+    plus: list[tuple[str, int]] = []
+    minus: list[tuple[str, int]] = []
+    for param, theta, sign in zip(state.params, state.theta, signs, strict=True):
+        step = c_k * param.scale * sign
+        plus.append((param.name, round(param.clamp(theta + step))))
+        minus.append((param.name, round(param.clamp(theta - step))))
+    return Candidates(k, signs, tuple(plus), tuple(minus))
+
+
+def apply_result(state: TuneState, pair: Candidates, result: float) -> None:
+    """Move ``θ`` by one step's result (points of ``plus`` minus points of ``minus``)."""
+    a_k = gain(state, pair.step)
+    for i, (param, sign) in enumerate(zip(state.params, pair.signs, strict=True)):
+        state.theta[i] = param.clamp(state.theta[i] + a_k * param.scale * result * sign)
+
+
+@dataclass(frozen=True)
+class Match:
+    """What every game of a run shares: game options, level, limits and openings."""
+
+    options: dict[str, object]
+    turn_ms: int
+    openings: tuple[tuple[Move, ...], ...]
+    tolerance_ms: int = 500
+
+
+def pair_tasks(
+    state: TuneState, match: Match, pair: Candidates, rng: random.Random
+) -> tuple[GameTask, GameTask]:
+    """The two games of one step: the same opening, each candidate black once."""
+    opening = match.openings[rng.randrange(len(match.openings))]
+    specs = []
+    for name, overrides in (("plus", pair.plus), ("minus", pair.minus)):
+        specs.append(
+            EngineSpec(
+                "level",
+                state.level,
+                name,
+                match.turn_ms,
+                seed=None,
+                eval_overrides=overrides,
+            )
+        )
+    plus, minus = specs
+    first = GameTask(2 * pair.step, "gomoku", dict(match.options), (plus, minus), opening,
+                     seed=None, tolerance_ms=match.tolerance_ms)  # fmt: skip
+    second = GameTask(2 * pair.step + 1, "gomoku", dict(match.options), (minus, plus), opening,
+                      seed=None, tolerance_ms=match.tolerance_ms)  # fmt: skip
+    return first, second
+
+
+def points_of_plus(record: GameRecord) -> float:
+    """Points of the ``plus`` candidate in one game (1, ½ or 0)."""
+    if record.winner is None:
+        return 0.5
+    return 1.0 if record.players[record.winner] == "plus" else 0.0
+
+
+class Runner:
+    """Plays batches of games: a pool of local processes, or Ray tasks on a cluster."""
+
+    def __init__(self, concurrency: int, cluster: Cluster | None = None) -> None:
+        self.cluster = cluster
+        self.pool: ProcessPoolExecutor | None = None
+        if cluster is None and concurrency > 1:
+            context = multiprocessing.get_context("spawn")  # never fork a threaded parent
+            self.pool = ProcessPoolExecutor(concurrency, mp_context=context)
+
+    def play(self, tasks: Iterable[GameTask]) -> Iterator[GameRecord]:
+        """Every task's record, in any order."""
+        if self.cluster is not None:
+            jobs = ((task.index, (task,)) for task in tasks)
+            for _, record in self.cluster.stream(play_game, jobs):
+                yield record
+        elif self.pool is not None:
+            yield from self.pool.map(play_game, tasks)
+        else:
+            for task in tasks:
+                yield play_game(task)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+
+def run(
+    state: TuneState,
+    match: Match,
+    runner: Runner,
+    batch: int,
+    save: Callable[[TuneState], None],
+    on_record: Callable[[GameRecord], None] = lambda record: None,
+    on_batch: Callable[[TuneState], None] = lambda state: None,
+) -> TuneState:
+    """Play ``state``'s remaining steps, ``batch`` at a time, saving after each batch.
+
+    Each batch's candidates and openings come from a generator seeded by the run's
+    seed and the batch's first step, so a resumed run plays what it would have.
+    """
+    while state.step < state.steps:
+        first = state.step
+        rng = random.Random(state.seed * 1_000_003 + first)
+        pairs = [candidates(state, k, rng) for k in range(first, min(first + batch, state.steps))]
+        tasks = [task for pair in pairs for task in pair_tasks(state, match, pair, rng)]
+        results = {pair.step: 0.0 for pair in pairs}
+        for record in runner.play(tasks):
+            on_record(record)
+            plus_points = points_of_plus(record)
+            results[record.index // 2] += plus_points - (1.0 - plus_points)
+            state.points_plus += plus_points
+        for pair in pairs:
+            apply_result(state, pair, results[pair.step] / 2.0)
+        state.step = pairs[-1].step + 1
+        state.games += len(tasks)
+        state.history.append([float(state.step), *state.theta])
+        save(state)
+        on_batch(state)
+    return state
+
+
+def describe(state: TuneState) -> str:
+    """``name = value (start S)`` per weight, a line each."""
+    lines = []
+    for param, theta in zip(state.params, state.theta, strict=True):
+        change = theta - param.start
+        lines.append(f"  {param.name:<24} {theta:10.1f}  (start {param.start:g}, {change:+.1f})")
+    return "\n".join(lines)
