@@ -9,6 +9,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,20 +42,53 @@ print(json.dumps({
 """
 
 
-def test_a_writable_package_keeps_numbas_own_cache(tmp_path: Path) -> None:
+def test_a_writable_package_caches_in_its_own_folder_named_by_the_sources(
+    tmp_path: Path,
+) -> None:
+    own = tmp_path / "pkg" / "ai" / "__pycache__" / "numba"
     chosen = kernel_cache.choose_cache_dir(
-        {"HOME": str(tmp_path)}, package_dirs=(tmp_path / "pkg",), writable=lambda _: True
-    )
-    assert chosen is None
-
-
-def test_a_cache_dir_the_user_chose_is_kept(tmp_path: Path) -> None:
-    chosen = kernel_cache.choose_cache_dir(
-        {"NUMBA_CACHE_DIR": str(tmp_path / "mine"), "HOME": str(tmp_path)},
+        {"HOME": str(tmp_path)},
         package_dirs=(tmp_path / "pkg",),
-        writable=lambda _: False,
+        package_cache=own,
+        writable=lambda _: True,
+        digest="0123456789abcdef",
     )
-    assert chosen is None
+    assert chosen == str(own / "0123456789abcdef")
+
+
+def test_a_cache_dir_the_user_chose_is_kept_and_ours_is_chosen_again(tmp_path: Path) -> None:
+    mine = str(tmp_path / "mine")
+    common: dict[str, Any] = {
+        "package_dirs": (tmp_path / "pkg",),
+        "package_cache": tmp_path / "own",
+        "writable": lambda _: True,
+        "digest": "00000000000000aa",
+    }
+    assert kernel_cache.choose_cache_dir({"NUMBA_CACHE_DIR": mine}, **common) is None
+    # Set by an abgames parent (marked): a child with other sources chooses its own.
+    inherited = {"NUMBA_CACHE_DIR": mine, "ABGAMES_KERNEL_CACHE": mine}
+    assert kernel_cache.choose_cache_dir(inherited, **common) == str(
+        tmp_path / "own" / "00000000000000aa"
+    )
+
+
+def test_the_digest_follows_every_kernel_module_and_old_folders_are_pruned(
+    tmp_path: Path,
+) -> None:
+    package = tmp_path / "gomoku"
+    package.mkdir()
+    (package / "board.py").write_text("X = 1\n")
+    (package / "search.py").write_text("Y = 2\n")
+    before = kernel_cache.kernel_digest((package,))
+    (package / "board.py").write_text("X = 3\n")  # search.py unchanged
+    after = kernel_cache.kernel_digest((package,))
+    assert before != after and len(after) == kernel_cache.DIGEST_LENGTH
+    own = tmp_path / "own"
+    for name in (before, "keep-me-not-a-digest"):
+        (own / name).mkdir(parents=True)
+    chosen = kernel_cache.choose_cache_dir({}, package_dirs=(package,), package_cache=own)
+    assert chosen == str(own / after)
+    assert sorted(p.name for p in own.iterdir()) == sorted([after, "keep-me-not-a-digest"])
 
 
 def test_a_read_only_package_caches_in_the_users_cache_dir(tmp_path: Path) -> None:
@@ -64,15 +98,25 @@ def test_a_read_only_package_caches_in_the_users_cache_dir(tmp_path: Path) -> No
         return not directory.is_relative_to(tmp_path / "site")
 
     home = tmp_path / "home"
+    key = "00000000000000bb"
+    own = tmp_path / "site" / "abgames" / "ai" / "__pycache__" / "numba"
     chosen = kernel_cache.choose_cache_dir(
-        {"HOME": str(home)}, package_dirs=(package,), writable=writable
+        {"HOME": str(home)},
+        package_dirs=(package,),
+        package_cache=own,
+        writable=writable,
+        digest=key,
     )
-    assert chosen == str(home / ".cache" / "abgames" / "numba")
+    assert chosen == str(home / ".cache" / "abgames" / "numba" / key)
     xdg = tmp_path / "xdg"
     chosen = kernel_cache.choose_cache_dir(
-        {"HOME": str(home), "XDG_CACHE_HOME": str(xdg)}, package_dirs=(package,), writable=writable
+        {"HOME": str(home), "XDG_CACHE_HOME": str(xdg)},
+        package_dirs=(package,),
+        package_cache=own,
+        writable=writable,
+        digest=key,
     )
-    assert chosen == str(xdg / "abgames" / "numba")
+    assert chosen == str(xdg / "abgames" / "numba" / key)
 
 
 def test_without_a_writable_home_the_cache_is_a_private_temp_dir(tmp_path: Path) -> None:
@@ -85,11 +129,14 @@ def test_without_a_writable_home_the_cache_is_a_private_temp_dir(tmp_path: Path)
     chosen = kernel_cache.choose_cache_dir(
         {"HOME": "/nonexistent"},
         package_dirs=(tmp_path / "site",),
+        package_cache=tmp_path / "site" / "own",
         writable=writable,
         temp_root=temp_root,
+        digest="00000000000000cc",
     )
-    assert chosen is not None and Path(chosen).parent.parent == temp_root
-    assert stat.S_IMODE(Path(chosen).parent.stat().st_mode) == 0o700
+    assert chosen is not None and Path(chosen).parent.parent.parent == temp_root
+    assert Path(chosen).name == "00000000000000cc"
+    assert stat.S_IMODE(Path(chosen).parent.parent.stat().st_mode) == 0o700
 
 
 def test_a_temp_dir_others_can_write_is_not_trusted(tmp_path: Path) -> None:
@@ -181,3 +228,40 @@ def test_an_install_the_user_cannot_write_still_caches_the_kernels(
     for path in first["paths"]:
         assert Path(path).is_relative_to(expected_root), path
     assert files_under(site) == before  # nothing written into the install
+
+
+def test_a_changed_kernel_module_starts_a_fresh_cache_for_the_modules_that_did_not_change(
+    tmp_path: Path,
+) -> None:
+    # numba checks a cached kernel against its own file only; a change elsewhere in the
+    # kernel packages (here a module neither kernel is in) must not reuse the old code.
+    site = tmp_path / "site"
+    package = site / "abgames"
+    shutil.copytree(
+        Path(abgames.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("NUMBA_CACHE_DIR", "ABGAMES_KERNEL_CACHE", "PYTHONPATH")
+    }
+    env.update(PYTHONPATH=str(site))
+
+    def run_child() -> dict[str, Any]:
+        result = subprocess.run(
+            [sys.executable, "-c", CHILD], capture_output=True, text=True, env=env, timeout=300
+        )
+        assert result.returncode == 0, result.stderr[-2000:]
+        answer: dict[str, Any] = json.loads(result.stdout)
+        return answer
+
+    first, again = run_child(), run_child()
+    assert first["misses"] == 2 and again["hits"] == 2  # the cache works
+    weights = package / "ai" / "gomoku" / "weights.py"
+    weights.write_text(weights.read_text() + "\n# changed\n")
+    changed = run_child()
+    assert changed["misses"] == 2 and changed["hits"] == 0
+    own = package / "ai" / "__pycache__" / "numba"
+    assert len(list(own.iterdir())) == 1  # the old sources' folder is gone
+    for path in changed["paths"]:
+        assert Path(path).is_relative_to(own)

@@ -48,6 +48,15 @@ def fake_kernels(tmp_path: Path, load_seconds: float, *, cached: bool) -> tuple[
 
 
 @pytest.fixture
+def in_tree_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba's in-tree cache locator, where ``fake_kernels`` puts a warm cache's index
+    (abgames otherwise names a cache directory of its own: see ``kernel_cache``)."""
+    from numba.core import config
+
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+
+
+@pytest.fixture
 def fresh_readiness(monkeypatch: pytest.MonkeyPatch) -> None:
     """No game is ready yet, as in a new process."""
     monkeypatch.setattr(readiness, "_ready", set())
@@ -91,7 +100,7 @@ def test_a_cold_cache_is_told_from_the_start_and_prepare_waits_for_the_compile(
 
 
 def test_a_quick_load_from_a_warm_cache_says_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_readiness: None
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_readiness: None, in_tree_cache: None
 ) -> None:
     kernels, log = fake_kernels(tmp_path, 0.05, cached=True)
     monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)
@@ -111,7 +120,7 @@ def test_a_stale_cache_counts_as_cold(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_index_files_left_by_an_older_source_do_not_make_a_warm_cache_cold(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_tree_cache: None
 ) -> None:
     kernels, _ = fake_kernels(tmp_path, 0.0, cached=True)
     monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)
@@ -125,7 +134,7 @@ def test_index_files_left_by_an_older_source_do_not_make_a_warm_cache_cold(
 
 
 def test_a_slow_load_is_told_after_a_second(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_readiness: None
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_readiness: None, in_tree_cache: None
 ) -> None:
     kernels, _ = fake_kernels(tmp_path, readiness.NOTICE_AFTER_SECONDS + 0.6, cached=True)
     monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)

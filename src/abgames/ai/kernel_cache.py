@@ -7,23 +7,33 @@ write, run by an account whose home is missing or read-only: a service, ``nobody
 sandbox) it refuses to define the kernels at all ("cannot cache function ...: no locator
 available"), so even ``abgames --help`` fails.
 
-``configure()`` runs when ``abgames.ai`` is imported, so before any kernel module. It keeps
-numba's choice when the package's own directories are writable (a checkout, a user's
-virtualenv: ``abgames warmup`` fills that cache for every user) and otherwise, unless
-``NUMBA_CACHE_DIR`` is set already, sets it to the first writable of
+numba also checks a cached function against its own module's file only: code compiled
+from ``search.py`` keeps the ``board.py`` kernels it inlined after ``board.py`` changes (a
+``git pull`` that changes one module, not the other), and runs stale machine code. So
+the cache is kept in a directory named by a digest of every kernel module's source
+(``kernel_digest``): any change to any of them starts a fresh cache.
 
-1. ``$XDG_CACHE_HOME/abgames/numba`` (``~/.cache/abgames/numba``), kept between runs;
-2. ``<temp dir>/abgames-<uid>/numba``, private to the user (kept until the temp
+``configure()`` runs when ``abgames.ai`` is imported, so before any kernel module.
+Unless the user set ``NUMBA_CACHE_DIR`` (then it is theirs, kept as it is), it sets it
+to ``<digest>`` below the first writable of
+
+1. the package's ``ai/__pycache__/numba`` (a checkout, a user's virtualenv: ``abgames
+   warmup`` fills that cache for every user of the install); older digests' folders
+   there are removed;
+2. ``$XDG_CACHE_HOME/abgames/numba`` (``~/.cache/abgames/numba``), kept between runs;
+3. ``<temp dir>/abgames-<uid>/numba``, private to the user (kept until the temp
    directory is cleaned);
-3. a fresh private temporary directory (compiled again on every start, but it runs).
+4. a fresh private temporary directory (compiled again on every start, but it runs).
 
-The variable is set in ``os.environ``, so engines started as child processes (the
-arena, the web app's workers) use the same cache.
+The variable is set in ``os.environ`` (with ``ABGAMES_KERNEL_CACHE`` naming it as ours),
+so engines started as child processes (the arena, the web app's workers) use the same
+cache, and a child running other kernel sources chooses its own.
 """
 
 from __future__ import annotations
 
 import atexit
+import hashlib
 import os
 import shutil
 import stat
@@ -38,12 +48,42 @@ CACHE_DIR_VARIABLE = "NUMBA_CACHE_DIR"
 KERNEL_PACKAGES = ("connect4", "gomoku")
 #: Below the user's cache directory (``~/.cache``).
 USER_CACHE_SUBDIR = Path("abgames") / "numba"
+#: Set beside ``NUMBA_CACHE_DIR`` when ``configure`` chose it (not the user).
+OWN_MARK_VARIABLE = "ABGAMES_KERNEL_CACHE"
+#: Below the ``abgames.ai`` package: the install's own cache.
+PACKAGE_CACHE_SUBDIR = Path("__pycache__") / "numba"
+#: Hex digits of the source digest in a cache folder's name.
+DIGEST_LENGTH = 16
 
 
 def kernel_dirs() -> tuple[Path, ...]:
     """The directories of the kernel modules (numba caches beside them when it can)."""
     here = Path(__file__).resolve().parent
     return tuple(here / name for name in KERNEL_PACKAGES)
+
+
+def kernel_digest(dirs: tuple[Path, ...] | None = None) -> str:
+    """A digest of every module of the kernel packages (names and bytes), in hex."""
+    digest = hashlib.sha256()
+    for directory in dirs if dirs is not None else kernel_dirs():
+        for source in sorted(directory.glob("*.py")):
+            digest.update(source.name.encode())
+            digest.update(source.read_bytes())
+    return digest.hexdigest()[:DIGEST_LENGTH]
+
+
+def prune_other_digests(base: Path, keep: str) -> None:
+    """Remove the cache folders of other sources below the install's own ``base``
+    (folders named by a digest only; anything else there is left alone)."""
+    try:
+        entries = list(base.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        is_digest = len(name) == DIGEST_LENGTH and all(c in "0123456789abcdef" for c in name)
+        if is_digest and name != keep and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
 
 
 def can_write(directory: Path) -> bool:
@@ -94,21 +134,31 @@ def choose_cache_dir(
     environ: Mapping[str, str],
     *,
     package_dirs: tuple[Path, ...] | None = None,
+    package_cache: Path | None = None,
     writable: Callable[[Path], bool] = can_write,
     temp_root: Path | None = None,
+    digest: str | None = None,
 ) -> str | None:
-    """The directory to give numba, or ``None`` to leave numba's own choice (see above)."""
-    if environ.get(CACHE_DIR_VARIABLE):
+    """The directory to give numba, or ``None`` to keep the user's own (see above).
+
+    ``package_cache`` is the install's own cache folder (default
+    ``abgames/ai/__pycache__/numba``), used when every kernel package is writable.
+    """
+    chosen = environ.get(CACHE_DIR_VARIABLE)
+    if chosen and environ.get(OWN_MARK_VARIABLE) != chosen:
         return None
     dirs = kernel_dirs() if package_dirs is None else package_dirs
-    if all(writable(directory / "__pycache__") for directory in dirs):
-        return None
+    key = digest if digest is not None else kernel_digest(dirs)
+    own = package_cache if package_cache is not None else _package_cache()
+    if all(writable(directory / "__pycache__") for directory in dirs) and writable(own / key):
+        prune_other_digests(own, key)
+        return str(own / key)
     user_dir = user_cache_dir(environ)
-    if user_dir is not None and writable(user_dir):
-        return str(user_dir)
+    if user_dir is not None and writable(user_dir / key):
+        return str(user_dir / key)
     private = private_temp_dir(temp_root or Path(tempfile.gettempdir()))
-    if private is not None and writable(private):
-        return str(private)
+    if private is not None and writable(private / key):
+        return str(private / key)
     try:
         fresh = tempfile.mkdtemp(prefix="abgames-numba-")
     except OSError:
@@ -117,15 +167,20 @@ def choose_cache_dir(
     return fresh
 
 
+def _package_cache() -> Path:
+    return Path(__file__).resolve().parent / PACKAGE_CACHE_SUBDIR
+
+
 def configure() -> str | None:
     """Apply ``choose_cache_dir`` to this process (and its children); returns the
-    directory set, or ``None`` when numba's own choice stands."""
+    directory set, or ``None`` when the user's own choice stands."""
     chosen = choose_cache_dir(os.environ)
     if chosen is None:
         return None
     os.environ[CACHE_DIR_VARIABLE] = chosen
+    os.environ[OWN_MARK_VARIABLE] = chosen
     config = sys.modules.get("numba.core.config")
-    if config is not None and not getattr(config, "CACHE_DIR", ""):
+    if config is not None and getattr(config, "CACHE_DIR", "") != chosen:
         setattr(config, "CACHE_DIR", chosen)  # noqa: B010 - numba read the environment before we were imported
     return chosen
 
