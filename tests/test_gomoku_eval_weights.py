@@ -15,6 +15,7 @@ from abgames.ai.gomoku.player import GomokuPlayer
 from abgames.ai.gomoku.weights import (
     COMBO_COUNT,
     EVAL_ATTACK_COMBO,
+    EVAL_COMBO_ON,
     EVAL_DEFENCE_COMBO,
     EVAL_LEN,
     EVAL_NAMES,
@@ -65,6 +66,7 @@ def test_combination_terms_equal_a_scan_of_every_cell(rule: Rule) -> None:
     for i in range(COMBO_COUNT):
         weights[EVAL_ATTACK_COMBO + i] = 10 ** (2 * i)
         weights[EVAL_DEFENCE_COMBO + i] = 10 ** (2 * i + 1)
+    weights[EVAL_COMBO_ON] = 1
     seen_combination = False
     for trial in range(40):
         state = random_state(rng, rule, 14 + trial % 12)
@@ -85,6 +87,7 @@ def test_renju_black_double_threes_are_forbidden_points_not_assets() -> None:
     text = "f8 a1 e7 a3 g7 a5 e5 a7 g5 a9"
     weights = np.zeros(EVAL_LEN, np.int64)
     weights[EVAL_ATTACK_COMBO + 2] = 1  # attack.double_three only
+    weights[EVAL_COMBO_ON] = 1
     values = {}
     for rule in (Rule.FREESTYLE, Rule.RENJU):
         state = Gomoku.from_notation(text, rule=rule)
@@ -100,6 +103,7 @@ def test_overrides_replace_named_weights_and_refuse_unknown_ones() -> None:
     vector = eval_weights({"attack.f3": 77, "defence.four_three": 5})
     assert vector[EVAL_NAMES.index("attack.f3")] == 77
     assert vector[EVAL_NAMES.index("defence.four_three")] == 5
+    assert vector[EVAL_COMBO_ON] == 1 and EVAL_WEIGHTS[EVAL_COMBO_ON] == 0
     unchanged = [
         i for i, name in enumerate(EVAL_NAMES) if name not in ("attack.f3", "defence.four_three")
     ]

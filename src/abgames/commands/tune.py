@@ -111,7 +111,7 @@ def parse_params(text: str | None) -> list[Param]:
     """The weights to tune: ``--params`` or the defaults, with starts and scales."""
     from abgames.ai.gomoku.weights import EVAL_NAMES, EVAL_WEIGHT_LIMIT, EVAL_WEIGHTS
 
-    current = dict(zip(EVAL_NAMES, (int(v) for v in EVAL_WEIGHTS), strict=True))
+    current = dict(zip(EVAL_NAMES, (int(v) for v in EVAL_WEIGHTS[: len(EVAL_NAMES)]), strict=True))
     wanted: list[tuple[str, float | None, float | None]] = []
     if text is None:
         wanted = [(name, None, scale) for name, scale in DEFAULT_SCALES.items()]
@@ -144,7 +144,7 @@ def list_weights() -> str:
 
     return "\n".join(
         f"{name:<24} {int(value):>8}{'  (tuned by default)' if name in DEFAULT_SCALES else ''}"
-        for name, value in zip(EVAL_NAMES, EVAL_WEIGHTS, strict=True)
+        for name, value in zip(EVAL_NAMES, EVAL_WEIGHTS[: len(EVAL_NAMES)], strict=True)
     )
 
 

@@ -60,6 +60,7 @@ from abgames.ai.gomoku.weights import (
     DEFENCE_ORDER_PERCENT,
     EVAL_ATTACK,
     EVAL_ATTACK_COMBO,
+    EVAL_COMBO_ON,
     EVAL_DEFENCE,
     EVAL_DEFENCE_COMBO,
     EVAL_LIMIT,
@@ -216,8 +217,9 @@ def evaluate(board: Board, weights: npt.NDArray[np.int64]) -> int:
     for code in range(pt.CODE_COUNT):
         score += weights[EVAL_ATTACK + code] * board.counts[me, code]
         score -= weights[EVAL_DEFENCE + code] * board.counts[other, code]
-    score += _combo_score(board, me, weights, EVAL_ATTACK_COMBO)
-    score -= _combo_score(board, other, weights, EVAL_DEFENCE_COMBO)
+    if weights[EVAL_COMBO_ON] != 0:
+        score += _combo_score(board, me, weights, EVAL_ATTACK_COMBO)
+        score -= _combo_score(board, other, weights, EVAL_DEFENCE_COMBO)
     return max(-EVAL_LIMIT, min(EVAL_LIMIT, score))
 
 

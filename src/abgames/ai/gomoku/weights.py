@@ -57,8 +57,12 @@ EVAL_ATTACK = 0
 EVAL_DEFENCE = CODE_COUNT
 EVAL_ATTACK_COMBO = 2 * CODE_COUNT
 EVAL_DEFENCE_COMBO = 2 * CODE_COUNT + COMBO_COUNT
-EVAL_LEN = 2 * CODE_COUNT + 2 * COMBO_COUNT
-#: ``attack.f3``, ``defence.b4``, ``attack.four_three``, ... : one name per entry.
+#: Not a weight: 1 when some combination weight is not 0 (``eval_weights`` sets it), so
+#: the evaluation skips reading the threat sets when they count for nothing.
+EVAL_COMBO_ON = 2 * CODE_COUNT + 2 * COMBO_COUNT
+EVAL_LEN = EVAL_COMBO_ON + 1
+#: ``attack.f3``, ``defence.b4``, ``attack.four_three``, ... : one name per weight (the
+#: vector's last entry, ``EVAL_COMBO_ON``, is a flag, not a weight).
 EVAL_NAMES: tuple[str, ...] = (
     tuple(f"attack.{name.lower()}" for name in CODE_NAMES)
     + tuple(f"defence.{name.lower()}" for name in CODE_NAMES)
@@ -66,7 +70,13 @@ EVAL_NAMES: tuple[str, ...] = (
     + tuple(f"defence.{name}" for name in COMBO_NAMES)
 )
 EVAL_WEIGHTS: npt.NDArray[np.int64] = np.concatenate(
-    (ATTACK_WEIGHTS, DEFENCE_WEIGHTS, ATTACK_COMBO_WEIGHTS, DEFENCE_COMBO_WEIGHTS)
+    (
+        ATTACK_WEIGHTS,
+        DEFENCE_WEIGHTS,
+        ATTACK_COMBO_WEIGHTS,
+        DEFENCE_COMBO_WEIGHTS,
+        [int(ATTACK_COMBO_WEIGHTS.any() or DEFENCE_COMBO_WEIGHTS.any())],
+    )
 ).astype(np.int64)
 #: The largest magnitude one weight may take (keeps sums far from overflow and WIN).
 EVAL_WEIGHT_LIMIT = 1_000_000
@@ -86,4 +96,5 @@ def eval_weights(overrides: Mapping[str, int] | None = None) -> npt.NDArray[np.i
         if not -EVAL_WEIGHT_LIMIT <= value <= EVAL_WEIGHT_LIMIT:
             raise ValueError(f"evaluation weight {name} = {value} is beyond ±{EVAL_WEIGHT_LIMIT:,}")
         vector[EVAL_NAMES.index(name)] = value
+    vector[EVAL_COMBO_ON] = int(vector[EVAL_ATTACK_COMBO:EVAL_COMBO_ON].any())
     return vector
