@@ -286,7 +286,7 @@ class Match:
         target = Path(path)
         text = json.dumps(self.to_record(), indent=2) + "\n"
         try:
-            _write_atomically(Path(os.path.realpath(target)), text.encode("utf-8"))
+            write_atomically(target, text.encode("utf-8"))
         except OSError as error:
             raise SaveFileError(
                 f"cannot save to {_shown_path(target)}: {error.strerror or error}"
@@ -440,8 +440,12 @@ def _checked_seat(index: int, kind: object, level: object, game: str) -> Seat:
     return Seat(kind, level if kind == AI else None)
 
 
-def _write_atomically(target: Path, data: bytes) -> None:
-    """Replace ``target`` (no link) by a file holding ``data``; see ``Match.save``."""
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace the file at ``path`` by one holding ``data``, atomically: a temporary
+    file beside it, synced, renamed over it, the folder synced. A symbolic link is
+    written through; an existing file keeps its permissions; leftovers of killed
+    writes are removed. ``OSError`` on failure (no temporary file is left)."""
+    target = Path(os.path.realpath(path))
     directory = target.parent
     _remove_stale_temporaries(directory, target.name)
     try:

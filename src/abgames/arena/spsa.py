@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import os
 import random
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -37,6 +35,7 @@ from abgames.arena.engines import EngineSpec
 from abgames.arena.judge import GameRecord, GameTask, play_game
 from abgames.cluster import Cluster
 from abgames.games.base import Move
+from abgames.match import write_atomically
 
 #: Spall's recommended schedule exponents.
 ALPHA = 0.602
@@ -107,22 +106,8 @@ def new_state(level: str, params: Sequence[Param], steps: int, rate: float, seed
 
 
 def save_state(state: TuneState, path: Path) -> None:
-    """Write ``state`` to ``path`` atomically (a temporary file renamed over it)."""
-    text = json.dumps(asdict(state), indent=1)
-    folder = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        os.chmod(temporary, 0o666 & ~umask)  # as a plain open() would make it
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    """Write ``state`` to ``path`` atomically (``match.write_atomically``)."""
+    write_atomically(path, json.dumps(asdict(state), indent=1).encode("utf-8"))
 
 
 def load_state(path: Path) -> TuneState:

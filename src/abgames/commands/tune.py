@@ -7,6 +7,7 @@ resume and check a run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -206,16 +207,12 @@ def run_command(args: argparse.Namespace) -> int:
 
     cluster = cluster_of(args)
     runner: Runner | None = None
+    on_record = writer.write if writer is not None else lambda record: None
     try:
-        if cluster is None:
-            runner = Runner(args.concurrency)
+        with cluster if cluster is not None else contextlib.nullcontext():
+            runner = Runner(args.concurrency, cluster)
             run(state, match, runner, args.batch, lambda s: save_state(s, args.state),
-                writer.write if writer else lambda r: None, report)  # fmt: skip
-        else:
-            with cluster:
-                runner = Runner(1, cluster)
-                run(state, match, runner, args.batch, lambda s: save_state(s, args.state),
-                    writer.write if writer else lambda r: None, report)  # fmt: skip
+                on_record, report)  # fmt: skip
     except ClusterError as error:
         print(f"abgames tune: {error}", file=sys.stderr)
         return 2
