@@ -34,7 +34,9 @@ from abgames.search.result import SearchResult
 from abgames.search.score import WIN
 
 #: Once this share of the budget is used a new iteration is not started (it would
-#: cost several times the last one) unless the engine is told to use all its time.
+#: cost several times the last one) unless the engine is told to spend all its time
+#: (``EngineSettings.use_full_time``, or ``search(..., spend_all=True)`` when unused
+#: time is lost anyway, as under a per-move limit).
 #: An iteration cut short by the clock still counts if a root move searched to the
 #: full new depth beat the previous best (see ``GomokuEngine._deepen``).
 NEW_ITERATION_TIME_SHARE = 0.5
@@ -42,8 +44,9 @@ NEW_ITERATION_TIME_SHARE = 0.5
 #: (their node budgets bound them too); a solver cut short proves nothing.
 SOLVER_TIME_SHARE = 0.15
 #: Share of a timed budget kept for the root defence check (``EngineSettings.defence_*``)
-#: when it is on: alpha-beta stops at the rest.
-DEFENCE_TIME_SHARE = 0.2
+#: when it is on: alpha-beta stops at the rest. The check is bounded by its node budget
+#: and usually takes a few milliseconds; cut short by the clock, it keeps the move.
+DEFENCE_TIME_SHARE = 0.1
 #: Kept back from every time budget for the work around the kernels.
 SAFETY_MARGIN_SECONDS = 0.03
 
@@ -121,11 +124,16 @@ class GomokuEngine:
         return SolverResult(moves, line)
 
     # --- search -----------------------------------------------------------------
-    def search(self, state: Gomoku, limit: Limit) -> Iterator[SearchResult]:
+    def search(
+        self, state: Gomoku, limit: Limit, spend_all: bool = False
+    ) -> Iterator[SearchResult]:
         """Yield a result per completed depth; ``state`` is not changed.
 
         ``limit.time`` is a hard budget (seconds); ``limit.nodes`` is checked between
-        iterations only. A finished game yields nothing.
+        iterations only. A finished game yields nothing. With ``spend_all`` (or the
+        settings' ``use_full_time``) iterations go on until the budget is used, for
+        callers whose unused time is lost; otherwise no iteration starts once
+        ``NEW_ITERATION_TIME_SHARE`` of it is gone, so a person waits less.
         """
         if state.outcome() is not None:
             return
@@ -141,7 +149,8 @@ class GomokuEngine:
             timer.daemon = True
             timer.start()
         try:
-            yield from self._search(state, board, tables, limit, start, budget)
+            spend = spend_all or self.settings.use_full_time
+            yield from self._search(state, board, tables, limit, start, budget, spend)
         finally:
             if timer is not None:
                 timer.cancel()
@@ -231,6 +240,7 @@ class GomokuEngine:
         limit: Limit,
         start: float,
         budget: float | None,
+        spend_all: bool,
     ) -> Iterator[SearchResult]:
         root = np.zeros(ks.MAX_MOVES, np.int32)
         count = ks.root_candidates(board, tables, root)
@@ -264,7 +274,7 @@ class GomokuEngine:
                 solved=True,
             )
             return
-        yield from self._deepen(board, tables, root[:count].copy(), limit, start, budget)
+        yield from self._deepen(board, tables, root[:count].copy(), limit, start, budget, spend_all)
 
     def _ranking(self, scores: npt.NDArray[np.int64]) -> npt.NDArray[np.intp]:
         """The root order for the next iteration: best score first.
@@ -288,6 +298,7 @@ class GomokuEngine:
         limit: Limit,
         start: float,
         budget: float | None,
+        spend_all: bool,
     ) -> Iterator[SearchResult]:
         settings = self.settings
         max_depth = min(settings.max_depth, limit.depth or settings.max_depth)
@@ -341,9 +352,8 @@ class GomokuEngine:
                 break  # a forced result: deeper search will not change it
             if limit.nodes is not None and last.nodes >= limit.nodes:
                 break
-            used = time.perf_counter() - start
-            early = budget is not None and not settings.use_full_time
-            if early and used > NEW_ITERATION_TIME_SHARE * (budget or 0.0):
+            elapsed = time.perf_counter() - start
+            if budget is not None and not spend_all and elapsed > NEW_ITERATION_TIME_SHARE * budget:
                 break
         if phase_timer is not None:
             phase_timer.cancel()

@@ -117,12 +117,17 @@ class GomokuPlayer(AIPlayer):
 
     def think_within(self, state: GameState, seconds: float) -> Iterator[SearchResult]:
         """``think`` with ``seconds`` as the engine's own time limit (if shorter), so the
-        engine plans its solvers, iterations and defence check inside the budget."""
+        engine plans its solvers, iterations and defence check inside the budget.
+
+        This is the engine-match path (protocols, arena): the time is the move's
+        allowance and what is left of it is not kept for later, so the engine spends
+        all of it (``GomokuEngine.search(spend_all=True)``); ``think`` stops deepening
+        early so that a person waits less."""
         if not isinstance(state, Gomoku):
             raise TypeError(f"a Gomoku player cannot play {state.name}")
         limit = self.move_limit()
         budget = max(0.0, seconds) if limit.time is None else min(limit.time, max(0.0, seconds))
-        yield from self.engine.search(state, replace(limit, time=budget))
+        yield from self.engine.search(state, replace(limit, time=budget), spend_all=True)
 
     def stop(self) -> None:
         if self._engine is not None:
