@@ -19,6 +19,7 @@ from abgames.ai.levels import make_player
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.games.renju import forbidden_kind
 from abgames.search.limit import Limit
+from abgames.search.score import WIN_THRESHOLD
 from conftest import SHARED_DATA
 
 DATA = SHARED_DATA / "gomoku"
@@ -543,3 +544,52 @@ def test_a_vct_refuted_by_the_defenders_fours_is_not_claimed(engine: GomokuEngin
     calm[1:4] = ["." * 15] * 3
     found = engine.solve(board_state(calm, Rule.FREESTYLE, 0), depth=6, threes=True)
     assert found is not None and found.line[0] == state.point(7, 7)
+
+
+def _search_to(settings: EngineSettings, state: Gomoku, depth: int) -> Any:
+    last = None
+    for last in GomokuEngine(settings).search(state, Limit(depth=depth)):  # noqa: B007
+        pass
+    assert last is not None and last.move is not None
+    return last
+
+
+#: Alpha-beta alone: no root solvers or defence check, so each result is the search's.
+PLAIN = EngineSettings(root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0)
+NO_LMR = EngineSettings(
+    root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0, late_move_reductions=False
+)
+
+
+def test_late_move_reductions_search_fewer_nodes_to_the_same_depth() -> None:
+    """Quiet midgame positions: reducing late quiet moves saves nodes at every depth
+    from where reductions start, and the move chosen is still a legal candidate."""
+    for opening in ("h8 i8 i5 h9 j6 j9 k7 l8 k5 g9", "h8 i7 h5 h6 j8 i8 i9 g7 i5 k7"):
+        state = Gomoku.from_notation(opening)
+        for depth in (5, 6):
+            reduced = _search_to(PLAIN, state, depth)
+            full = _search_to(NO_LMR, state, depth)
+            assert reduced.nodes < full.nodes, (opening, depth)
+            assert reduced.move in state.legal_moves()
+
+
+@pytest.mark.skipif(not puzzle_lines("quintet_vcf.jsonl"), reason="../shared/data/gomoku not found")
+def test_late_move_reductions_keep_every_forced_win_alpha_beta_finds() -> None:
+    """Fours and threes, and the answers to them, are never reduced: alpha-beta (root
+    solvers off) scores quintet's short VCF and VCT puzzles the same with reductions
+    on as off."""
+    seen: set[tuple[str, int]] = set()
+    wins = 0
+    for case in puzzle_lines("quintet_vcf.jsonl"):
+        depth = case["max_depth"]
+        if case["expected"] != "solution" or depth is None or depth > 4:
+            continue
+        if (case["name"], depth) in seen:
+            continue
+        seen.add((case["name"], depth))
+        state = board_state(case["board"], Rule.RENJU, 0 if case["attacker"] == "black" else 1)
+        reduced = _search_to(PLAIN, state, 2 * depth - 1)
+        full = _search_to(NO_LMR, state, 2 * depth - 1)
+        assert reduced.score == full.score, case["name"]
+        wins += full.score >= WIN_THRESHOLD
+    assert wins >= 3

@@ -44,9 +44,11 @@ NEW_ITERATION_TIME_SHARE = 0.5
 #: (their node budgets bound them too); a solver cut short proves nothing.
 SOLVER_TIME_SHARE = 0.15
 #: Share of a timed budget kept for the root defence check (``EngineSettings.defence_*``)
-#: when it is on: alpha-beta stops at the rest. The check is bounded by its node budget
-#: and usually takes a few milliseconds; cut short by the clock, it keeps the move.
-DEFENCE_TIME_SHARE = 0.1
+#: when it is on: alpha-beta stops at the rest. The check is bounded by its node budget;
+#: it usually takes well under a millisecond, but it is long exactly when the chosen
+#: move loses and others must be tried (up to about 120 ms on `hard`), and a check
+#: cut short by the clock keeps the move.
+DEFENCE_TIME_SHARE = 0.2
 #: Kept back from every time budget for the work around the kernels.
 SAFETY_MARGIN_SECONDS = 0.03
 
@@ -92,6 +94,7 @@ class GomokuEngine:
         tables.config[ks.C_THREATS] = 1 if settings.threats else 0
         tables.config[ks.C_LEAF_VCF] = settings.leaf_vcf_depth
         tables.config[ks.C_LEAF_VCF_NODES] = settings.leaf_vcf_nodes
+        tables.config[ks.C_LMR] = 1 if settings.late_move_reductions else 0
         tables.weights[:] = self._weights
         tables.stats[:] = 0
         tables.stop[0] = 0

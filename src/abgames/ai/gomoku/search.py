@@ -12,7 +12,8 @@ winning stone is the n-th move from the root scores ``WIN - n``.
   stop it are tried; otherwise the best ``beam`` points near stones by attack +
   defence value. In Renju black's forbidden points are left out.
 - ``negamax``: principal-variation search with a transposition table, killer and
-  history ordering, forced-block extension and (optionally) a short VCF at the leaves.
+  history ordering, forced-block extension, late-move reductions of quiet moves
+  (optionally) and a short VCF at the leaves (optionally).
 - ``vcf`` / ``vct``: victory by continuous fours (threes too for VCT), depth counted
   in attacker moves including the final five; failures are remembered in a table.
   In ``vct`` the defender answers a three at every point where the attacker would
@@ -94,7 +95,21 @@ C_BEAM = 0  # candidates kept at an ordinary node (0: all)
 C_THREATS = 1  # 1: forced replies restrict the moves (four, open three)
 C_LEAF_VCF = 2  # VCF depth tried at the leaves (0: none)
 C_LEAF_VCF_NODES = 3  # node budget of one leaf VCF
-CONFIG_LEN = 4
+C_LMR = 4  # 1: late-move reductions of quiet moves
+CONFIG_LEN = 5
+
+# Late-move reductions: at a node of at least ``LMR_MIN_DEPTH`` plies, a quiet move
+# (it makes no four or three of its own and takes no point where the opponent would
+# make a four) from the ``LMR_FIRST_INDEX``-th on is searched ``LMR_REDUCTION`` plies
+# shallower with a null window, from the ``LMR_DEEP_INDEX``-th on (at depth
+# ``LMR_DEEP_MIN_DEPTH`` and more) ``LMR_DEEP_REDUCTION`` plies; a move that then beats
+# alpha is searched again to the full depth.
+LMR_MIN_DEPTH = 3
+LMR_FIRST_INDEX = 3
+LMR_REDUCTION = 1
+LMR_DEEP_INDEX = 7
+LMR_DEEP_MIN_DEPTH = 5
+LMR_DEEP_REDUCTION = 2
 
 _VCT_SALT = 0x5A5A_1234_0F0F_77
 #: VCF depth of the defender's own win tried against a three in ``vct``.
@@ -981,16 +996,35 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     alpha_original = alpha
     best = -WIN - 1
     best_move = -1
+    reduce_late = tables.config[C_LMR] != 0 and depth >= LMR_MIN_DEPTH
+    threat_dirs = board.threat_dirs
     for i in range(count):
         cell = _pick(moves, keys, i, count)
         if i == 0 and cell == tt_move:
             score = first_score  # searched above, with this same window
         else:
+            reduction = 0
+            if (
+                reduce_late
+                and i >= LMR_FIRST_INDEX
+                and threat_dirs[me, T_FOUR, cell] == 0
+                and threat_dirs[me, T_THREE, cell] == 0
+                and threat_dirs[other, T_FOUR, cell] == 0
+            ):
+                reduction = LMR_REDUCTION
+                if i >= LMR_DEEP_INDEX and depth >= LMR_DEEP_MIN_DEPTH:
+                    reduction = LMR_DEEP_REDUCTION
             play(board, cell)
             if i == 0:
                 score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
             else:
-                score = -negamax(board, tables, depth - 1, -alpha - 1, -alpha, ply + 1)
+                score = alpha + 1  # (re-searched below unless the reduced search fails low)
+                if reduction > 0:
+                    score = -negamax(
+                        board, tables, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1
+                    )
+                if score > alpha:
+                    score = -negamax(board, tables, depth - 1, -alpha - 1, -alpha, ply + 1)
                 if alpha < score < beta:
                     score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
             undo(board)
