@@ -156,3 +156,35 @@ def test_arena_specs_take_evaluation_weights_for_gomoku_levels_only() -> None:
     ):
         with pytest.raises(ValueError, match=message):
             parse_engine_spec(text, game=game, turn_ms=100)
+
+
+def test_arena_specs_take_search_settings_for_gomoku_levels_only() -> None:
+    spec = parse_engine_spec(
+        "level=hard,search.late_move_reductions=0,search.beam=10,eval.attack.f3=45",
+        game="gomoku",
+        turn_ms=100,
+    )
+    assert spec.search_overrides == (("late_move_reductions", 0), ("beam", 10))
+    player = make_player("gomoku", "hard", None, spec.eval_overrides, spec.search_overrides)
+    assert isinstance(player, GomokuPlayer)
+    assert player.settings.late_move_reductions is False
+    assert player.settings.beam == 10
+    assert player.settings.eval_overrides == (("attack.f3", 45),)
+    assert player.settings.leaf_vcf_depth == make_player_settings("hard").leaf_vcf_depth
+    for text, game, message in (
+        ("level=hard,search.wide=1", "gomoku", "'wide' is not a search setting"),
+        ("level=hard,search.threats=2", "gomoku", "is a switch: give 0 or 1"),
+        ("level=hard,search.beam=-1", "gomoku", "must be at least 0"),
+        ("level=hard,search.max_depth=0", "gomoku", "must be at least 1"),
+        ("level=hard,search.beam=x", "gomoku", "is not a whole number"),
+        ("level=easy,search.beam=4", "gomoku", "has no search settings"),
+        ("level=hard,search.beam=4", "connect4", "search settings are for Gomoku levels"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            parse_engine_spec(text, game=game, turn_ms=100)
+
+
+def make_player_settings(level: str) -> EngineSettings:
+    player = make_player("gomoku", level)
+    assert isinstance(player, GomokuPlayer)
+    return player.settings

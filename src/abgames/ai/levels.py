@@ -49,24 +49,28 @@ def make_player(
     level: str,
     seed: int | None = None,
     eval_overrides: tuple[tuple[str, int], ...] = (),
+    search_overrides: tuple[tuple[str, int], ...] = (),
 ) -> AIPlayer:
     """An AI player for ``game`` at ``level``; ``seed`` varies its choice among equal moves.
 
-    ``eval_overrides`` (Gomoku engine levels only) replaces evaluation weights by name
-    (``abgames.ai.gomoku.weights.EVAL_NAMES``), as a tuning run's candidates do;
-    ``ValueError`` names a weight or level that cannot take them.
+    ``eval_overrides`` and ``search_overrides`` (Gomoku engine levels only) replace
+    evaluation weights (``abgames.ai.gomoku.weights.EVAL_NAMES``) and search settings
+    (``abgames.ai.gomoku.settings.SEARCH_SWITCHES``, ``SEARCH_NUMBERS``) by name, as a
+    tuning run's candidates and arena experiments do; ``ValueError`` names a weight,
+    setting, value or level that cannot take them.
     """
     levels = LEVELS.get(game)
     if levels is None:
         raise UnknownLevelError(f"unknown game {game!r}: choose {', '.join(LEVELS)}")
     if level not in levels:
         raise UnknownLevelError(f"{game} has no level {level!r}: choose {', '.join(levels)}")
-    if eval_overrides:
+    if eval_overrides or search_overrides:
         if game != "gomoku":
-            raise ValueError(f"evaluation weights are for Gomoku levels, not {game}")
+            what = "evaluation weights" if eval_overrides else "search settings"
+            raise ValueError(f"{what} are for Gomoku levels, not {game}")
         from abgames.ai.gomoku.player import make_tuned_player
 
-        return make_tuned_player(level, seed, eval_overrides)
+        return make_tuned_player(level, seed, eval_overrides, search_overrides)
     return _factory(game)(level, seed)
 
 

@@ -9,6 +9,9 @@ An engine is named on the command line by a spec, comma-separated ``key=value``:
 - ``eval.NAME=N`` (Gomoku engine levels): evaluation weight ``NAME`` set to the
   whole number ``N`` (names as in ``abgames.ai.gomoku.weights.EVAL_NAMES``, e.g.
   ``eval.attack.f3=45``); how ``abgames tune gomoku`` plays its candidates.
+- ``search.NAME=N`` (Gomoku engine levels): engine setting ``NAME`` (a field of
+  ``abgames.ai.gomoku.settings.EngineSettings``: ``search.beam=18``,
+  ``search.late_move_reductions=0``) for experiments with the search.
 - For both: ``name=`` (shown in tables), ``turn_ms=`` (per-move limit),
   ``time=`` (the same in seconds), ``match_ms=`` (limit for the whole game,
   0 = none). Limits are finite, not negative and at most ``MAX_LIMIT_MS``.
@@ -47,6 +50,7 @@ from abgames.protocols.timing import TimeControl
 LEVEL = "level"
 COMMAND = "cmd"
 EVAL_PREFIX = "eval."
+SEARCH_PREFIX = "search."
 #: Game type sent to external brains: 1 = playing against another computer.
 GAME_TYPE_ENGINE = 1
 RULE_BITS = {Rule.FREESTYLE: 0, Rule.STANDARD: RULE_EXACT_FIVE, Rule.RENJU: RULE_RENJU}
@@ -82,6 +86,7 @@ class EngineSpec:
     seed: int | None = None
     info: tuple[tuple[str, str], ...] = field(default=())
     eval_overrides: tuple[tuple[str, int], ...] = field(default=())
+    search_overrides: tuple[tuple[str, int], ...] = field(default=())
 
     @property
     def command(self) -> list[str]:
@@ -148,11 +153,14 @@ def parse_engine_spec(text: str, *, game: str, turn_ms: int, match_ms: int = 0) 
     seed: int | None = None
     info: list[tuple[str, str]] = []
     overrides: list[tuple[str, int]] = []
+    search: list[tuple[str, int]] = []
     for key, value in pairs[1:]:
         if key == "name":
             name = value
         elif key.startswith(EVAL_PREFIX) and kind == LEVEL:
             overrides.append((key.removeprefix(EVAL_PREFIX), _whole_number(text, key, value)))
+        elif key.startswith(SEARCH_PREFIX) and kind == LEVEL:
+            search.append((key.removeprefix(SEARCH_PREFIX), _whole_number(text, key, value)))
         elif key == "time":
             turn_ms = seconds_to_ms(value, f"engine spec {text!r}: time")
         elif key in ("turn_ms", "match_ms") or (key == "seed" and kind == LEVEL):
@@ -169,12 +177,14 @@ def parse_engine_spec(text: str, *, game: str, turn_ms: int, match_ms: int = 0) 
             raise ValueError(f"engine spec {text!r}: unknown key {key!r} for a level")
     check_limit_ms(turn_ms, f"engine spec {text!r}: the turn limit")
     check_limit_ms(match_ms, f"engine spec {text!r}: the match limit")
-    if overrides:
+    if overrides or search:
         try:
-            make_player(game, target, None, tuple(overrides))  # names, values, level
+            make_player(game, target, None, tuple(overrides), tuple(search))  # names, values
         except ValueError as error:
             raise ValueError(f"engine spec {text!r}: {error}") from None
-    return EngineSpec(kind, target, name, turn_ms, match_ms, seed, tuple(info), tuple(overrides))
+    return EngineSpec(
+        kind, target, name, turn_ms, match_ms, seed, tuple(info), tuple(overrides), tuple(search)
+    )
 
 
 def _whole_number(text: str, key: str, value: str) -> int:
@@ -214,7 +224,9 @@ class LevelEngine(Engine):
         super().__init__(spec, tolerance_ms)
         self.game = game
         self.seed = spec.seed if spec.seed is not None else seed
-        self.player = make_player(game, spec.target, self.seed, spec.eval_overrides)
+        self.player = make_player(
+            game, spec.target, self.seed, spec.eval_overrides, spec.search_overrides
+        )
 
     def new_game(self, state: GameState) -> None:
         """Practise on a player of its own, so the game's player starts with empty tables.
@@ -228,7 +240,11 @@ class LevelEngine(Engine):
             return
         try:
             rehearsal = make_player(
-                self.game, self.spec.target, self.seed, self.spec.eval_overrides
+                self.game,
+                self.spec.target,
+                self.seed,
+                self.spec.eval_overrides,
+                self.spec.search_overrides,
             )
             for _ in rehearsal.think_within(practice, self.WARMUP_SECONDS):
                 pass

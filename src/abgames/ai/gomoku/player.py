@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from abgames.ai.gomoku import starter
-from abgames.ai.gomoku.settings import GAME_TIME_SHARE, EngineSettings
+from abgames.ai.gomoku.settings import GAME_TIME_SHARE, EngineSettings, with_search_overrides
 from abgames.ai.player import AIPlayer
 from abgames.games.base import GameState
 from abgames.games.gomoku import Gomoku
@@ -148,16 +148,24 @@ def make_player(level: str, seed: int | None = None) -> AIPlayer:
 
 
 def make_tuned_player(
-    level: str, seed: int | None, eval_overrides: tuple[tuple[str, int], ...]
+    level: str,
+    seed: int | None,
+    eval_overrides: tuple[tuple[str, int], ...],
+    search_overrides: tuple[tuple[str, int], ...] = (),
 ) -> AIPlayer:
     """An engine level (not ``easy``) whose evaluation weights differ by ``eval_overrides``
-    (name, value) pairs; ``ValueError`` names an unknown weight or a level without them."""
+    and whose search settings differ by ``search_overrides`` ((name, value) pairs:
+    ``weights.EVAL_NAMES``, ``settings.SEARCH_SWITCHES`` and ``SEARCH_NUMBERS``);
+    ``ValueError`` names an unknown weight or setting, a bad value, or a level without
+    them."""
     if level not in LEVEL_SETTINGS:
-        raise ValueError(f"gomoku level {level!r} has no evaluation weights to change")
+        what = "evaluation weights" if eval_overrides else "search settings"
+        raise ValueError(f"gomoku level {level!r} has no {what} to change")
     from abgames.ai.gomoku.weights import eval_weights
 
     eval_weights(dict(eval_overrides))  # validates names and values
     settings, limit = LEVEL_SETTINGS[level]
+    settings = with_search_overrides(settings, search_overrides)
     return GomokuPlayer(level, replace(settings, eval_overrides=eval_overrides), limit, seed)
 
 

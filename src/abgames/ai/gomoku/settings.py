@@ -7,7 +7,7 @@ game) does not import, and so compile, the numba kernels; ``engine`` re-exports
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 #: Share of the time left in the game one move may use.
 GAME_TIME_SHARE = 0.08
@@ -39,3 +39,35 @@ class EngineSettings:
     #: Evaluation weights that differ from ``weights.EVAL_WEIGHTS``, as (name, value)
     #: pairs named as in ``weights.EVAL_NAMES`` (a tuning run's candidates).
     eval_overrides: tuple[tuple[str, int], ...] = ()
+
+
+#: The settings a ``search.NAME=N`` override (an arena spec, a tuning run) may change:
+#: switches take 0 or 1, the rest whole numbers (``max_depth`` at least 1).
+SEARCH_SWITCHES = ("threats", "late_move_reductions", "use_full_time")
+SEARCH_NUMBERS = tuple(
+    f.name
+    for f in fields(EngineSettings)
+    if f.name not in SEARCH_SWITCHES and f.name != "eval_overrides"
+)
+
+
+def with_search_overrides(
+    settings: EngineSettings, overrides: tuple[tuple[str, int], ...]
+) -> EngineSettings:
+    """``settings`` with each (name, value) of ``overrides`` set; ``ValueError`` names an
+    unknown setting or a value it cannot take."""
+    changes: dict[str, int | bool] = {}
+    for name, value in overrides:
+        if name in SEARCH_SWITCHES:
+            if value not in (0, 1):
+                raise ValueError(f"search setting {name!r} is a switch: give 0 or 1, not {value}")
+            changes[name] = bool(value)
+        elif name in SEARCH_NUMBERS:
+            least = 1 if name == "max_depth" else 0
+            if value < least:
+                raise ValueError(f"search setting {name!r} must be at least {least}, not {value}")
+            changes[name] = value
+        else:
+            names = ", ".join(SEARCH_SWITCHES + SEARCH_NUMBERS)
+            raise ValueError(f"{name!r} is not a search setting: choose {names}")
+    return replace(settings, **changes)  # type: ignore[arg-type]
