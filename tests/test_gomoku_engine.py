@@ -554,11 +554,12 @@ def _search_to(settings: EngineSettings, state: Gomoku, depth: int) -> Any:
     return last
 
 
-#: Alpha-beta alone: no root solvers or defence check, so each result is the search's.
-PLAIN = EngineSettings(root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0)
-NO_LMR = EngineSettings(
-    root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0, late_move_reductions=False
+#: Alpha-beta alone (no root solvers or defence check, so each result is the search's),
+#: with late-move reductions and without.
+LMR = EngineSettings(
+    root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0, late_move_reductions=True
 )
+NO_LMR = EngineSettings(root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0)
 
 
 def test_late_move_reductions_search_fewer_nodes_to_the_same_depth() -> None:
@@ -567,7 +568,7 @@ def test_late_move_reductions_search_fewer_nodes_to_the_same_depth() -> None:
     for opening in ("h8 i8 i5 h9 j6 j9 k7 l8 k5 g9", "h8 i7 h5 h6 j8 i8 i9 g7 i5 k7"):
         state = Gomoku.from_notation(opening)
         for depth in (5, 6):
-            reduced = _search_to(PLAIN, state, depth)
+            reduced = _search_to(LMR, state, depth)
             full = _search_to(NO_LMR, state, depth)
             assert reduced.nodes < full.nodes, (opening, depth)
             assert reduced.move in state.legal_moves()
@@ -588,7 +589,7 @@ def test_late_move_reductions_keep_every_forced_win_alpha_beta_finds() -> None:
             continue
         seen.add((case["name"], depth))
         state = board_state(case["board"], Rule.RENJU, 0 if case["attacker"] == "black" else 1)
-        reduced = _search_to(PLAIN, state, 2 * depth - 1)
+        reduced = _search_to(LMR, state, 2 * depth - 1)
         full = _search_to(NO_LMR, state, 2 * depth - 1)
         assert reduced.score == full.score, case["name"]
         wins += full.score >= WIN_THRESHOLD

@@ -68,7 +68,6 @@ LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
         EngineSettings(
             beam=0,
             threats=False,
-            late_move_reductions=False,
             leaf_vcf_depth=0,
             root_vcf_depth=0,
             root_vct_depth=0,

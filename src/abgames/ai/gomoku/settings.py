@@ -26,8 +26,10 @@ class EngineSettings:
     root_vcf_nodes: int = 300_000
     root_vct_depth: int = 6
     root_vct_nodes: int = 100_000
-    #: Quiet late moves searched shallower first (``search.LMR_*``).
-    late_move_reductions: bool = True
+    #: Quiet late moves searched shallower first (``search.LMR_*``). Off: 800 games at
+    #: 0.2 s a move showed no gain (docs/tuning.md); ``search.late_move_reductions=1``
+    #: in an arena spec plays it.
+    late_move_reductions: bool = False
     max_depth: int = DEFAULT_MAX_DEPTH
     use_full_time: bool = False
     #: Root defence check: the chosen move is refused if the opponent then wins by
