@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -555,11 +556,9 @@ def _search_to(settings: EngineSettings, state: Gomoku, depth: int) -> Any:
 
 
 #: Alpha-beta alone (no root solvers or defence check, so each result is the search's),
-#: with late-move reductions and without.
-LMR = EngineSettings(
-    root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0, late_move_reductions=True
-)
-NO_LMR = EngineSettings(root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0)
+#: without pruning beyond alpha-beta's own, then with late-move reductions.
+PLAIN = EngineSettings(root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0, futility_depth=0)
+LMR = replace(PLAIN, late_move_reductions=True)
 
 
 def test_late_move_reductions_search_fewer_nodes_to_the_same_depth() -> None:
@@ -569,7 +568,7 @@ def test_late_move_reductions_search_fewer_nodes_to_the_same_depth() -> None:
         state = Gomoku.from_notation(opening)
         for depth in (5, 6):
             reduced = _search_to(LMR, state, depth)
-            full = _search_to(NO_LMR, state, depth)
+            full = _search_to(PLAIN, state, depth)
             assert reduced.nodes < full.nodes, (opening, depth)
             assert reduced.move in state.legal_moves()
 
@@ -579,8 +578,81 @@ def test_late_move_reductions_keep_every_forced_win_alpha_beta_finds() -> None:
     """Fours and threes, and the answers to them, are never reduced: alpha-beta (root
     solvers off) scores quintet's short VCF and VCT puzzles the same with reductions
     on as off."""
-    seen: set[tuple[str, int]] = set()
     wins = 0
+    for state, depth, name in _short_quintet_wins():
+        reduced = _search_to(LMR, state, 2 * depth - 1)
+        full = _search_to(PLAIN, state, 2 * depth - 1)
+        assert reduced.score == full.score, name
+        wins += full.score >= WIN_THRESHOLD
+    assert wins >= 3
+
+
+#: Alpha-beta alone with futility pruning and razoring at depths 1 and 2.
+PRUNED = replace(PLAIN, futility_depth=3, razor_depth=3)
+
+
+def test_futility_pruning_and_razoring_search_fewer_nodes_to_the_same_depth() -> None:
+    """Quiet midgame positions: standing on the evaluation near the leaves saves nodes,
+    and the move chosen is still a legal candidate."""
+    pruned_total = full_total = 0
+    for opening in ("h8 i8 i5 h9 j6 j9 k7 l8 k5 g9", "h8 i7 h5 h6 j8 i8 i9 g7 i5 k7"):
+        state = Gomoku.from_notation(opening)
+        pruned = _search_to(PRUNED, state, 6)
+        full = _search_to(PLAIN, state, 6)
+        assert pruned.move in state.legal_moves()
+        pruned_total += pruned.nodes
+        full_total += full.nodes
+    assert pruned_total < full_total
+
+
+@pytest.mark.skipif(not puzzle_lines("quintet_vcf.jsonl"), reason="../shared/data/gomoku not found")
+def test_futility_pruning_and_razoring_keep_every_forced_win_alpha_beta_finds() -> None:
+    """Neither prunes where a side has an open three, nor razors a side that can make a
+    four: quintet's short VCF and VCT puzzles score the same with them as without."""
+    wins = 0
+    for state, depth, name in _short_quintet_wins():
+        pruned = _search_to(PRUNED, state, 2 * depth - 1)
+        full = _search_to(PLAIN, state, 2 * depth - 1)
+        assert pruned.score == full.score, name
+        wins += full.score >= WIN_THRESHOLD
+    assert wins >= 3
+
+
+#: Alpha-beta alone without the leaf VCF, so that only the tree can see a forced win;
+#: then with fours and their blocks, open threes and their plain answers, free.
+NO_LEAF = replace(PLAIN, leaf_vcf_depth=0)
+EXTENDED = replace(NO_LEAF, four_extension=2, three_extension=2, extension_limit=4)
+
+
+@pytest.mark.skipif(not puzzle_lines("quintet_vcf.jsonl"), reason="../shared/data/gomoku not found")
+def test_threat_extensions_see_forced_wins_beyond_the_nominal_depth() -> None:
+    """Two plies see no win of three attacker moves or more; with the threat
+    extensions a four and its block (a three and its answer) cost nothing, so the same
+    two plies see quintet's three-move VCF, and a VCT whose defender never has a
+    counter-four; every win they claim is one the full-depth search also finds."""
+    found: set[str] = set()
+    for state, depth, name in _short_quintet_wins():
+        plain = _search_to(NO_LEAF, state, 2)
+        extended = _search_to(EXTENDED, state, 2)
+        assert plain.score < WIN_THRESHOLD, name
+        if extended.score >= WIN_THRESHOLD:
+            assert _search_to(NO_LEAF, state, 2 * depth - 1).score >= WIN_THRESHOLD, name
+            found.add(name)
+    assert {"test_vcf_not_opponent_double_four", "test_vct_white"} <= found
+
+
+def test_an_extension_limit_of_zero_searches_exactly_as_without_extensions() -> None:
+    """Free pairs are counted per path: with none allowed the tree is the plain one."""
+    state = Gomoku.from_notation("h8 i9 h9 h10 i8 g8 j7 k6 i6 j9 g9 k8")
+    limited = replace(NO_LEAF, four_extension=2, three_extension=2, extension_limit=0)
+    assert _search_to(limited, state, 5).nodes == _search_to(NO_LEAF, state, 5).nodes
+    assert _search_to(EXTENDED, state, 5).nodes != _search_to(NO_LEAF, state, 5).nodes
+
+
+def _short_quintet_wins() -> list[tuple[Gomoku, int, str]]:
+    """Quintet's VCF and VCT puzzles of at most four attacker moves, once each."""
+    seen: set[tuple[str, int]] = set()
+    cases = []
     for case in puzzle_lines("quintet_vcf.jsonl"):
         depth = case["max_depth"]
         if case["expected"] != "solution" or depth is None or depth > 4:
@@ -589,8 +661,5 @@ def test_late_move_reductions_keep_every_forced_win_alpha_beta_finds() -> None:
             continue
         seen.add((case["name"], depth))
         state = board_state(case["board"], Rule.RENJU, 0 if case["attacker"] == "black" else 1)
-        reduced = _search_to(LMR, state, 2 * depth - 1)
-        full = _search_to(NO_LMR, state, 2 * depth - 1)
-        assert reduced.score == full.score, case["name"]
-        wins += full.score >= WIN_THRESHOLD
-    assert wins >= 3
+        cases.append((state, depth, case["name"]))
+    return cases

@@ -95,6 +95,13 @@ class GomokuEngine:
         tables.config[ks.C_LEAF_VCF] = settings.leaf_vcf_depth
         tables.config[ks.C_LEAF_VCF_NODES] = settings.leaf_vcf_nodes
         tables.config[ks.C_LMR] = 1 if settings.late_move_reductions else 0
+        tables.config[ks.C_FOUR_EXTENSION] = settings.four_extension
+        tables.config[ks.C_THREE_EXTENSION] = settings.three_extension
+        tables.config[ks.C_EXTENSION_LIMIT] = settings.extension_limit
+        tables.config[ks.C_FUTILITY_DEPTH] = settings.futility_depth
+        tables.config[ks.C_FUTILITY_MARGIN] = settings.futility_margin
+        tables.config[ks.C_RAZOR_DEPTH] = settings.razor_depth
+        tables.config[ks.C_RAZOR_MARGIN] = settings.razor_margin
         tables.weights[:] = self._weights
         tables.stats[:] = 0
         tables.stop[0] = 0

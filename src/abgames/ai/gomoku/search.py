@@ -96,7 +96,14 @@ C_THREATS = 1  # 1: forced replies restrict the moves (four, open three)
 C_LEAF_VCF = 2  # VCF depth tried at the leaves (0: none)
 C_LEAF_VCF_NODES = 3  # node budget of one leaf VCF
 C_LMR = 4  # 1: late-move reductions of quiet moves
-CONFIG_LEN = 5
+C_FOUR_EXTENSION = 5  # plies the block of a four gains back (0, 1, 2: the pair is free)
+C_THREE_EXTENSION = 6  # plies a plain answer to an open three gains back (0, 1, 2)
+C_EXTENSION_LIMIT = 7  # free pairs (gains of 2) allowed on one path
+C_FUTILITY_DEPTH = 8  # null-window nodes shallower than this may stand on the evaluation
+C_FUTILITY_MARGIN = 9  # per ply of depth: how far above beta the evaluation must be
+C_RAZOR_DEPTH = 10  # null-window nodes shallower than this may fail low on the evaluation
+C_RAZOR_MARGIN = 11  # per ply of depth: how far below alpha the evaluation must be
+CONFIG_LEN = 12
 
 # Late-move reductions: at a node of at least ``LMR_MIN_DEPTH`` plies, a quiet move
 # (it makes no four or three of its own and takes no point where the opponent would
@@ -136,6 +143,7 @@ class Tables(NamedTuple):
     stats: npt.NDArray[np.int64]
     config: npt.NDArray[np.int64]
     weights: npt.NDArray[np.int64]  # the evaluation's weights (``weights.EVAL_NAMES``)
+    free_pairs: npt.NDArray[np.int32]  # [ply] free pairs on the path to the node at ply
 
 
 def new_tables(cells: int, tt_bits: int = TT_BITS) -> Tables:
@@ -159,6 +167,7 @@ def new_tables(cells: int, tt_bits: int = TT_BITS) -> Tables:
         stats=np.zeros(STATS_LEN, np.int64),
         config=np.zeros(CONFIG_LEN, np.int64),
         weights=EVAL_WEIGHTS.copy(),
+        free_pairs=np.zeros(MAX_PLY + 2, np.int32),
     )
 
 
@@ -290,6 +299,16 @@ def _order_key(
     )
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def _straight_four_points(board: Board, player: int) -> int:
+    """``player``'s points (per direction) where a stone makes a straight four: its open
+    threes. A double four on one line counts too, except for Renju black (forbidden)."""
+    count = board.counts[player, pt.F4]
+    if not (board.info[I_RENJU] != 0 and player == 0):
+        count += board.counts[player, pt.D4]
+    return int(count)
+
+
 @njit(_GENERATE_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def generate(board: Board, tables: Tables, ply: int) -> int:
     """Fill ``tables.moves[ply]`` with candidate moves, ordered keys in ``tables.order[ply]``.
@@ -310,10 +329,7 @@ def generate(board: Board, tables: Tables, ply: int) -> int:
         return 1
     # Against an open three (the opponent can make a straight four) only fours and
     # the points that stop it are tried.
-    other_flex = board.counts[other, pt.F4]
-    if not (board.info[I_RENJU] != 0 and other == 0):
-        other_flex += board.counts[other, pt.D4]
-    must_defend = threats and other_flex > 0
+    must_defend = threats and _straight_four_points(board, other) > 0
     # Arrays into locals: the hot loop passes no tuples (see board.py).
     cell_value = board.cell_value
     history = tables.history
@@ -902,6 +918,26 @@ def _tt_store(
     tables.tt_move[index] = move
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def _answer_depth(
+    tables: Tables,
+    threat_dirs: npt.NDArray[np.int8],
+    me: int,
+    cell: int,
+    ply: int,
+    depth: int,
+    three_gain: int,
+) -> int:
+    """The depth to search ``me``'s move ``cell`` at (``three_gain``: see ``negamax``);
+    sets the child's count of free pairs."""
+    tables.free_pairs[ply + 1] = tables.free_pairs[ply]
+    if three_gain == 0 or threat_dirs[me, T_FOUR, cell] > 0 or threat_dirs[me, T_THREE, cell] > 0:
+        return depth - 1
+    if three_gain >= 2:
+        tables.free_pairs[ply + 1] += 1
+    return depth - 1 + three_gain
+
+
 @njit(_NEGAMAX_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply: int) -> int:
     """Fail-soft PVS: the score of the side to move searched ``depth`` plies deep."""
@@ -926,8 +962,16 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
         block = int(fives[0])
         if not _allowed(board, me, block):
             return -(WIN - ply - 2)
+        # Threat extension: the block gains back ``C_FOUR_EXTENSION`` plies (with 2 the
+        # four and its block cost nothing, within the limit of free pairs on a path).
+        gain = tables.config[C_FOUR_EXTENSION]
+        used = tables.free_pairs[ply]
+        if gain >= 2 and used >= tables.config[C_EXTENSION_LIMIT]:
+            gain = 0
+        tables.free_pairs[ply + 1] = used + 1 if gain >= 2 else used
+        block_depth = max(depth - 1 + gain, 0)
         play(board, block)
-        score = -negamax(board, tables, max(depth - 1, 0), -beta, -alpha, ply + 1)
+        score = -negamax(board, tables, block_depth, -beta, -alpha, ply + 1)
         undo(board)
         _set_pv(tables, ply, block)
         return score
@@ -959,14 +1003,48 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
                 tables.stats[S_TT_HITS] += 1
                 return stored
 
+    # Futility pruning and razoring, at a shallow null-window node where neither side
+    # has an open three: an evaluation far above beta is taken as a cutoff, and one far
+    # below alpha as a fail low unless the side to move can make a four (a VCF may
+    # start there).
+    me_flex = _straight_four_points(board, me)
+    other_flex = _straight_four_points(board, other)
+    if beta - alpha == 1 and alpha > -WIN_THRESHOLD and beta < WIN_THRESHOLD:
+        futility_depth = tables.config[C_FUTILITY_DEPTH]
+        razor_depth = tables.config[C_RAZOR_DEPTH]
+        if (depth < futility_depth or depth < razor_depth) and me_flex + other_flex == 0:
+            static = evaluate(board, tables.weights)
+            if depth < futility_depth and static - tables.config[C_FUTILITY_MARGIN] * depth >= beta:
+                return static
+            if (
+                depth < razor_depth
+                and board.counts[me, pt.B4] == 0
+                and static + tables.config[C_RAZOR_MARGIN] * depth <= alpha
+            ):
+                return static
+
+    # Threat extension against an open three: the answers that make no four or three
+    # of their own (``generate`` lists few) gain back ``three_gain`` plies. With 2 the
+    # three and its answer cost nothing, up to ``C_EXTENSION_LIMIT`` such free pairs on
+    # a path (then they cost their two plies, so the leaves keep the parity of the
+    # depth: the evaluation favours the side to move). Counter-threats always cost
+    # their ply: threes met by threes, each answered for free, would never end.
+    three_gain = 0
+    if tables.config[C_THREE_EXTENSION] != 0 and threats and other_flex > 0:
+        three_gain = tables.config[C_THREE_EXTENSION]
+        if three_gain >= 2 and tables.free_pairs[ply] >= tables.config[C_EXTENSION_LIMIT]:
+            three_gain = 0
+    threat_dirs = board.threat_dirs
+
     # The move from the table is searched before any move is generated: when it cuts
     # off, generating was wasted. It would come first anyway (it was the best of this
     # same position's list, and its key outranks all others); the others are then
     # ordered with the history its search updated.
     first_score = 0
     if tt_move >= 0 and board.cells[tt_move] == 0:
+        move_depth = _answer_depth(tables, threat_dirs, me, tt_move, ply, depth, three_gain)
         play(board, tt_move)
-        first_score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
+        first_score = -negamax(board, tables, move_depth, -beta, -alpha, ply + 1)
         undo(board)
         if tables.stats[S_ABORTED] != 0:
             return 0
@@ -997,7 +1075,6 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     best = -WIN - 1
     best_move = -1
     reduce_late = tables.config[C_LMR] != 0 and depth >= LMR_MIN_DEPTH
-    threat_dirs = board.threat_dirs
     for i in range(count):
         cell = _pick(moves, keys, i, count)
         if i == 0 and cell == tt_move:
@@ -1014,19 +1091,20 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
                 reduction = LMR_REDUCTION
                 if i >= LMR_DEEP_INDEX and depth >= LMR_DEEP_MIN_DEPTH:
                     reduction = LMR_DEEP_REDUCTION
+            move_depth = _answer_depth(tables, threat_dirs, me, cell, ply, depth, three_gain)
             play(board, cell)
             if i == 0:
-                score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
+                score = -negamax(board, tables, move_depth, -beta, -alpha, ply + 1)
             else:
                 score = alpha + 1  # (re-searched below unless the reduced search fails low)
                 if reduction > 0:
                     score = -negamax(
-                        board, tables, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1
+                        board, tables, move_depth - reduction, -alpha - 1, -alpha, ply + 1
                     )
                 if score > alpha:
-                    score = -negamax(board, tables, depth - 1, -alpha - 1, -alpha, ply + 1)
+                    score = -negamax(board, tables, move_depth, -alpha - 1, -alpha, ply + 1)
                 if alpha < score < beta:
-                    score = -negamax(board, tables, depth - 1, -beta, -alpha, ply + 1)
+                    score = -negamax(board, tables, move_depth, -beta, -alpha, ply + 1)
             undo(board)
             if tables.stats[S_ABORTED] != 0:
                 return 0
@@ -1074,6 +1152,7 @@ def search_root(
     tables.pv_length[0] = 0
     for i in range(root_moves.shape[0]):
         cell = int(root_moves[i])
+        tables.free_pairs[1] = 0
         play(board, cell)
         if i == 0:
             score = -int(negamax(board, tables, depth - 1, -beta, -alpha, 1))
