@@ -573,20 +573,6 @@ def test_late_move_reductions_search_fewer_nodes_to_the_same_depth() -> None:
             assert reduced.move in state.legal_moves()
 
 
-@pytest.mark.skipif(not puzzle_lines("quintet_vcf.jsonl"), reason="../shared/data/gomoku not found")
-def test_late_move_reductions_keep_every_forced_win_alpha_beta_finds() -> None:
-    """Fours and threes, and the answers to them, are never reduced: alpha-beta (root
-    solvers off) scores quintet's short VCF and VCT puzzles the same with reductions
-    on as off."""
-    wins = 0
-    for state, depth, name in _short_quintet_wins():
-        reduced = _search_to(LMR, state, 2 * depth - 1)
-        full = _search_to(PLAIN, state, 2 * depth - 1)
-        assert reduced.score == full.score, name
-        wins += full.score >= WIN_THRESHOLD
-    assert wins >= 3
-
-
 #: Alpha-beta alone with futility pruning and razoring at depths 1 and 2.
 PRUNED = replace(PLAIN, futility_depth=3, razor_depth=3)
 
@@ -606,12 +592,17 @@ def test_futility_pruning_and_razoring_search_fewer_nodes_to_the_same_depth() ->
 
 
 @pytest.mark.skipif(not puzzle_lines("quintet_vcf.jsonl"), reason="../shared/data/gomoku not found")
-def test_futility_pruning_and_razoring_keep_every_forced_win_alpha_beta_finds() -> None:
-    """Neither prunes where a side has an open three, nor razors a side that can make a
-    four: quintet's short VCF and VCT puzzles score the same with them as without."""
+@pytest.mark.parametrize(
+    "pruning", [LMR, PRUNED], ids=["late-move reductions", "futility pruning and razoring"]
+)
+def test_pruning_keeps_every_forced_win_alpha_beta_finds(pruning: EngineSettings) -> None:
+    """Fours and threes and the answers to them are never reduced, no node where a side
+    has an open three is pruned, and no side that can make a four is razored:
+    alpha-beta (root solvers off) scores quintet's short VCF and VCT puzzles the same
+    with each kind of pruning as without."""
     wins = 0
     for state, depth, name in _short_quintet_wins():
-        pruned = _search_to(PRUNED, state, 2 * depth - 1)
+        pruned = _search_to(pruning, state, 2 * depth - 1)
         full = _search_to(PLAIN, state, 2 * depth - 1)
         assert pruned.score == full.score, name
         wins += full.score >= WIN_THRESHOLD
