@@ -1007,12 +1007,15 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     # has an open three: an evaluation far above beta is taken as a cutoff, and one far
     # below alpha as a fail low unless the side to move can make a four (a VCF may
     # start there).
-    me_flex = _straight_four_points(board, me)
     other_flex = _straight_four_points(board, other)
     if beta - alpha == 1 and alpha > -WIN_THRESHOLD and beta < WIN_THRESHOLD:
         futility_depth = tables.config[C_FUTILITY_DEPTH]
         razor_depth = tables.config[C_RAZOR_DEPTH]
-        if (depth < futility_depth or depth < razor_depth) and me_flex + other_flex == 0:
+        if (
+            (depth < futility_depth or depth < razor_depth)
+            and other_flex == 0
+            and _straight_four_points(board, me) == 0
+        ):
             static = evaluate(board, tables.weights)
             if depth < futility_depth and static - tables.config[C_FUTILITY_MARGIN] * depth >= beta:
                 return static
