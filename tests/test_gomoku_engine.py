@@ -6,6 +6,7 @@ import json
 import random
 import time
 from dataclasses import replace
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -557,8 +558,42 @@ def _search_to(settings: EngineSettings, state: Gomoku, depth: int) -> Any:
 
 #: Alpha-beta alone (no root solvers or defence check, so each result is the search's),
 #: without pruning beyond alpha-beta's own, then with late-move reductions.
-PLAIN = EngineSettings(root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0, futility_depth=0)
+PLAIN = EngineSettings(
+    root_vcf_depth=0,
+    root_vct_depth=0,
+    defence_vct_depth=0,
+    futility_depth=0,
+    late_move_reductions=False,
+    four_extension=0,
+    three_extension=0,
+)
 LMR = replace(PLAIN, late_move_reductions=True)
+
+
+#: The attack weights of the building patterns before the tempo weights.
+UNBALANCED_ATTACK = (("attack.b2", 2), ("attack.f2", 6), ("attack.b3", 8), ("attack.f3", 40))
+
+
+def _depth_swing(settings: EngineSettings, state: Gomoku, depths: range) -> float:
+    """The mean change of the root score from one iteration to the next."""
+    scores = [r.score for r in GomokuEngine(settings).search(state, Limit(depth=depths.stop - 1))]
+    chosen = [scores[depth - 1] for depth in depths]
+    return sum(abs(a - b) for a, b in pairwise(chosen)) / (len(chosen) - 1)
+
+
+@pytest.mark.parametrize(
+    "opening", ["h8 i8 i5 h9 j6 j9 k7 l8 k5 g9", "h8 i7 h5 h6 j8 i8 i9 g7 i5 k7"]
+)
+def test_tempo_weights_keep_odd_and_even_depths_in_agreement(opening: str) -> None:
+    """Quiet midgame positions: with the default weights the root score moves little
+    from one depth to the next; with the old attack weights, which favoured the side
+    that has just moved, it swung by hundreds between odd and even depths. (Reductions
+    and extensions compare lines whose leaves have different sides to move.)"""
+    state = Gomoku.from_notation(opening)
+    balanced = _depth_swing(PLAIN, state, range(2, 7))
+    unbalanced = _depth_swing(replace(PLAIN, eval_overrides=UNBALANCED_ATTACK), state, range(2, 7))
+    assert balanced < 200, balanced
+    assert unbalanced > 250, unbalanced
 
 
 def test_late_move_reductions_search_fewer_nodes_to_the_same_depth() -> None:

@@ -124,10 +124,11 @@ def test_an_override_changes_the_search_and_the_default_does_not() -> None:
         assert engine.tables is not None
         return int(engine.tables.stats[ks.S_NODES])
 
+    default_f3 = int(EVAL_WEIGHTS[EVAL_NAMES.index("attack.f3")])
     plain = nodes(GomokuEngine(settings))
     same = nodes(
         GomokuEngine(
-            EngineSettings(**{**settings.__dict__, "eval_overrides": (("attack.f3", 40),)})
+            EngineSettings(**{**settings.__dict__, "eval_overrides": (("attack.f3", default_f3),)})
         )
     )
     other = nodes(
@@ -135,7 +136,7 @@ def test_an_override_changes_the_search_and_the_default_does_not() -> None:
             EngineSettings(**{**settings.__dict__, "eval_overrides": (("attack.f3", 400),)})
         )
     )
-    assert same == plain  # 40 is the default: the same search
+    assert same == plain  # the default value: the same search
     assert other != plain
 
 

@@ -3,7 +3,8 @@
 - ``easy``: the starter player (pattern values, 1 ply); a beginner can win.
 - ``medium``: the engine with a narrow beam, a root VCF and 0.5 s a move.
 - ``hard``: VCF and VCT at the root, a short VCF and futility pruning at the leaves,
-  a check that the chosen move leaves the opponent no VCT, 2 s a move.
+  late-move reductions and threat extensions, a check that the chosen move leaves
+  the opponent no VCT, 2 s a move.
 - ``max``: as hard with a wider beam, deeper solvers, and all the time it is given.
 - ``classic``: the textbook baseline: pattern evaluation, every point within two
   of a stone, plain alpha-beta to depth 4, no threat search or forced-move pruning.
@@ -45,6 +46,9 @@ LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
             max_depth=6,
             defence_vct_depth=0,
             futility_depth=0,
+            late_move_reductions=False,
+            four_extension=0,
+            three_extension=0,
         ),
         Limit(time=0.5),
     ),
@@ -75,6 +79,9 @@ LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
             max_depth=4,
             defence_vct_depth=0,
             futility_depth=0,
+            late_move_reductions=False,
+            four_extension=0,
+            three_extension=0,
         ),
         Limit(depth=4),
     ),

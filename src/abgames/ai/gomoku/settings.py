@@ -26,16 +26,16 @@ class EngineSettings:
     root_vcf_nodes: int = 300_000
     root_vct_depth: int = 6
     root_vct_nodes: int = 100_000
-    #: Quiet late moves searched shallower first (``search.LMR_*``). Off: 800 games at
-    #: 0.2 s a move showed no gain (docs/tuning.md); ``search.late_move_reductions=1``
-    #: in an arena spec plays it.
-    late_move_reductions: bool = False
-    #: Threat extensions (``search.C_FOUR_EXTENSION``, ``C_THREE_EXTENSION``): plies the
-    #: block of a four, and a plain answer to an open three, gain back; 2 makes such a
-    #: pair free, up to ``extension_limit`` free pairs on a path. Off: 400 games at 0.2 s
-    #: a move showed no gain (docs/tuning.md).
-    four_extension: int = 0
-    three_extension: int = 0
+    #: Quiet late moves searched shallower first (``search.LMR_*``), and threat
+    #: extensions (``search.C_FOUR_EXTENSION``, ``C_THREE_EXTENSION``): plies the block
+    #: of a four, and a plain answer to an open three, gain back; 2 makes such a pair
+    #: free, up to ``extension_limit`` free pairs on a path. Both change which side is to
+    #: move at a line's leaves, which the evaluation's tempo weights make fair
+    #: (``weights.ATTACK_WEIGHTS``); with them, reductions and gains of 1 together won
+    #: in self-play (docs/tuning.md).
+    late_move_reductions: bool = True
+    four_extension: int = 1
+    three_extension: int = 1
     extension_limit: int = 1
     #: Futility pruning and razoring (``search.C_FUTILITY_*``, ``C_RAZOR_*``) at
     #: null-window nodes shallower than the depth (0: off) where no side has an open

@@ -30,8 +30,12 @@ CELL_DOUBLE_THREE = 10_000
 DEFENCE_ORDER_PERCENT = 80
 
 # --- evaluation: pattern counts over empty cells (a cell x direction each) --------------
-#: For the side to move: its threats are worth more because it moves first.
-ATTACK_WEIGHTS = np.array([0, 0, 1, 2, 6, 8, 40, 50, 4000, 4000, 20000, 0], np.int64)
+#: For the side to move: its threats are worth more because it moves first. The
+#: building patterns (``B2`` to ``F3``) weigh about 1.5 times their defence weights:
+#: with less the side that has just moved looks hundreds of units better, and the
+#: scores of odd and even depths alternate, so lines whose leaves have different
+#: sides to move (reductions, extensions) are misjudged (docs/tuning.md).
+ATTACK_WEIGHTS = np.array([0, 0, 1, 3, 9, 12, 60, 50, 4000, 4000, 20000, 0], np.int64)
 #: For the opponent: threats the side to move must answer.
 DEFENCE_WEIGHTS = np.array([0, 0, 1, 2, 5, 6, 25, 30, 400, 400, 4000, 0], np.int64)
 
