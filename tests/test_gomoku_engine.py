@@ -608,6 +608,18 @@ def test_late_move_reductions_search_fewer_nodes_to_the_same_depth() -> None:
             assert reduced.move in state.legal_moves()
 
 
+def test_late_move_reduction_knobs_widen_and_narrow_what_is_reduced() -> None:
+    """Reducing from the second move searches fewer nodes than from the fourth;
+    reducing only after more moves than any node has searches the plain tree."""
+    state = Gomoku.from_notation("h8 i7 h5 h6 j8 i8 i9 g7 i5 k7")
+    plain = _search_to(PLAIN, state, 6).nodes
+    default = _search_to(LMR, state, 6).nodes
+    earlier = _search_to(replace(LMR, lmr_after=1), state, 6).nodes
+    never = _search_to(replace(LMR, lmr_after=ks.MAX_MOVES), state, 6).nodes
+    assert earlier < default < plain
+    assert never == plain
+
+
 #: Alpha-beta alone with futility pruning and razoring at depths 1 and 2.
 PRUNED = replace(PLAIN, futility_depth=3, razor_depth=3)
 

@@ -177,6 +177,7 @@ def test_arena_specs_take_search_settings_for_gomoku_levels_only() -> None:
         ("level=hard,search.threats=2", "gomoku", "is a switch: give 0 or 1"),
         ("level=hard,search.beam=-1", "gomoku", "must be at least 0"),
         ("level=hard,search.max_depth=0", "gomoku", "must be at least 1"),
+        ("level=hard,search.lmr_min_depth=1", "gomoku", "must be at least 2"),
         ("level=hard,search.three_extension=3", "gomoku", "must be at most 2"),
         ("level=hard,search.beam=x", "gomoku", "is not a whole number"),
         ("level=easy,search.beam=4", "gomoku", "has no search settings"),

@@ -95,6 +95,9 @@ class GomokuEngine:
         tables.config[ks.C_LEAF_VCF] = settings.leaf_vcf_depth
         tables.config[ks.C_LEAF_VCF_NODES] = settings.leaf_vcf_nodes
         tables.config[ks.C_LMR] = 1 if settings.late_move_reductions else 0
+        tables.config[ks.C_LMR_MIN_DEPTH] = settings.lmr_min_depth
+        tables.config[ks.C_LMR_AFTER] = settings.lmr_after
+        tables.config[ks.C_LMR_DEEP_AFTER] = settings.lmr_deep_after
         tables.config[ks.C_FOUR_EXTENSION] = settings.four_extension
         tables.config[ks.C_THREE_EXTENSION] = settings.three_extension
         tables.config[ks.C_EXTENSION_LIMIT] = settings.extension_limit

@@ -103,18 +103,18 @@ C_FUTILITY_DEPTH = 8  # null-window nodes shallower than this may stand on the e
 C_FUTILITY_MARGIN = 9  # per ply of depth: how far above beta the evaluation must be
 C_RAZOR_DEPTH = 10  # null-window nodes shallower than this may fail low on the evaluation
 C_RAZOR_MARGIN = 11  # per ply of depth: how far below alpha the evaluation must be
-CONFIG_LEN = 12
+C_LMR_MIN_DEPTH = 12  # late-move reductions at nodes of at least this depth
+C_LMR_AFTER = 13  # moves searched in full before reductions start
+C_LMR_DEEP_AFTER = 14  # moves searched at most one ply shallower before deep reductions
+CONFIG_LEN = 15
 
-# Late-move reductions: at a node of at least ``LMR_MIN_DEPTH`` plies, a quiet move
+# Late-move reductions: at a node of at least ``C_LMR_MIN_DEPTH`` plies, a quiet move
 # (it makes no four or three of its own and takes no point where the opponent would
-# make a four) from the ``LMR_FIRST_INDEX``-th on is searched ``LMR_REDUCTION`` plies
-# shallower with a null window, from the ``LMR_DEEP_INDEX``-th on (at depth
+# make a four) after the first ``C_LMR_AFTER`` is searched ``LMR_REDUCTION`` plies
+# shallower with a null window, after the first ``C_LMR_DEEP_AFTER`` (at depth
 # ``LMR_DEEP_MIN_DEPTH`` and more) ``LMR_DEEP_REDUCTION`` plies; a move that then beats
 # alpha is searched again to the full depth.
-LMR_MIN_DEPTH = 3
-LMR_FIRST_INDEX = 3
 LMR_REDUCTION = 1
-LMR_DEEP_INDEX = 7
 LMR_DEEP_MIN_DEPTH = 5
 LMR_DEEP_REDUCTION = 2
 
@@ -1077,7 +1077,9 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     alpha_original = alpha
     best = -WIN - 1
     best_move = -1
-    reduce_late = tables.config[C_LMR] != 0 and depth >= LMR_MIN_DEPTH
+    reduce_late = tables.config[C_LMR] != 0 and depth >= tables.config[C_LMR_MIN_DEPTH]
+    reduce_after = tables.config[C_LMR_AFTER]
+    reduce_deep_after = tables.config[C_LMR_DEEP_AFTER]
     for i in range(count):
         cell = _pick(moves, keys, i, count)
         if i == 0 and cell == tt_move:
@@ -1086,13 +1088,13 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
             reduction = 0
             if (
                 reduce_late
-                and i >= LMR_FIRST_INDEX
+                and i >= reduce_after
                 and threat_dirs[me, T_FOUR, cell] == 0
                 and threat_dirs[me, T_THREE, cell] == 0
                 and threat_dirs[other, T_FOUR, cell] == 0
             ):
                 reduction = LMR_REDUCTION
-                if i >= LMR_DEEP_INDEX and depth >= LMR_DEEP_MIN_DEPTH:
+                if i >= reduce_deep_after and depth >= LMR_DEEP_MIN_DEPTH:
                     reduction = LMR_DEEP_REDUCTION
             move_depth = _answer_depth(tables, threat_dirs, me, cell, ply, depth, three_gain)
             play(board, cell)

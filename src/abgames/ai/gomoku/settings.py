@@ -34,6 +34,11 @@ class EngineSettings:
     #: (``weights.ATTACK_WEIGHTS``); with them, reductions and gains of 1 together won
     #: in self-play (docs/tuning.md).
     late_move_reductions: bool = True
+    #: Reductions start at nodes of ``lmr_min_depth`` plies or more, after the first
+    #: ``lmr_after`` moves; two plies after the first ``lmr_deep_after``.
+    lmr_min_depth: int = 3
+    lmr_after: int = 3
+    lmr_deep_after: int = 7
     four_extension: int = 1
     three_extension: int = 1
     extension_limit: int = 1
@@ -64,6 +69,7 @@ SEARCH_SWITCHES = ("threats", "late_move_reductions", "use_full_time")
 #: depth grow along a line of threats.
 SEARCH_RANGES: dict[str, tuple[int, int | None]] = {
     "max_depth": (1, None),
+    "lmr_min_depth": (2, None),
     "four_extension": (0, 2),
     "three_extension": (0, 2),
 }
