@@ -265,3 +265,42 @@ def test_a_changed_kernel_module_starts_a_fresh_cache_for_the_modules_that_did_n
     assert len(list(own.iterdir())) == 1  # the old sources' folder is gone
     for path in changed["paths"]:
         assert Path(path).is_relative_to(own)
+
+
+def test_overloads_compiled_at_once_by_two_processes_keep_their_own_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """numba saves an overload as: read the index, take the first free data file, write
+    the index, write the data. Two savers of different overloads interleaved there
+    (threads here, with the window held open; processes in an arena) once both took
+    file 1, and one overload's index entry named the other's code. With the save guarded
+    each key loads its own data."""
+    import threading
+    import time
+
+    from numba.core import caching
+
+    kernel_cache.guard_cache_writes()
+    original_save_index: Any = caching.IndexDataCacheFile._save_index
+    cache_file_class: Any = caching.IndexDataCacheFile
+
+    def slow_save_index(self: Any, overloads: Any) -> None:
+        time.sleep(0.2)  # another saver, unguarded, reads the old index meanwhile
+        original_save_index(self, overloads)
+
+    monkeypatch.setattr(caching.IndexDataCacheFile, "_save_index", slow_save_index)
+
+    def cache_file() -> Any:
+        return cache_file_class(str(tmp_path), "module.kernel-1.py311", ("stamp", 1))
+
+    savers = [
+        threading.Thread(target=cache_file().save, args=(key, f"code for {key}"))
+        for key in ("int32 arguments", "int64 arguments")
+    ]
+    for saver in savers:
+        saver.start()
+    for saver in savers:
+        saver.join()
+    reader = cache_file()
+    assert reader.load("int32 arguments") == "code for int32 arguments"
+    assert reader.load("int64 arguments") == "code for int64 arguments"

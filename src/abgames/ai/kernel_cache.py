@@ -41,6 +41,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 #: numba's environment variable for a cache directory of the user's choice.
 CACHE_DIR_VARIABLE = "NUMBA_CACHE_DIR"
@@ -183,6 +184,52 @@ def configure() -> str | None:
     if config is not None and getattr(config, "CACHE_DIR", "") != chosen:
         setattr(config, "CACHE_DIR", chosen)  # noqa: B010 - numba read the environment before we were imported
     return chosen
+
+
+#: Beside the cache files of a kernel module: held while one process updates them.
+SAVE_LOCK_NAME = ".abgames-save.lock"
+_guarded = False
+
+
+def guard_cache_writes() -> None:
+    """Make numba's cache saves safe when several processes compile at once.
+
+    numba saves a compiled overload by reading the module's index, taking the first
+    free data file number, writing the index, then the data. Two processes compiling
+    different overloads of one function (an arena's workers, two brains a tournament
+    manager starts together) both take number 1: the index of one then names the
+    machine code of the other, and every later run loads a kernel compiled for other
+    argument types, which computes nonsense without failing. This wraps that save in
+    an exclusive ``flock`` on a file in the cache directory, so the read and both writes
+    are one step. Idempotent; kernel modules call it before defining their kernels.
+    Without ``fcntl`` (Windows) or this numba's ``IndexDataCacheFile.save`` it does
+    nothing.
+    """
+    global _guarded
+    if _guarded:
+        return
+    _guarded = True
+    try:
+        import fcntl
+
+        from numba.core import caching
+    except ImportError:
+        return
+    cache_file = getattr(caching, "IndexDataCacheFile", None)
+    save = getattr(cache_file, "save", None)
+    if cache_file is None or save is None:
+        return
+
+    def locked_save(self: Any, key: Any, data: Any) -> None:
+        directory = getattr(self, "_cache_path", None) or os.path.dirname(self._index_path)
+        with open(os.path.join(directory, SAVE_LOCK_NAME), "a+b") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                save(self, key, data)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    cache_file.save = locked_save
 
 
 def is_cached(source: Path) -> bool | None:

@@ -50,9 +50,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from abgames.ai import kernel_cache
 from abgames.ai.connect4.constants import HEIGHT as HEIGHT
 from abgames.ai.connect4.constants import INVALID_MOVE as INVALID_MOVE
 from abgames.ai.connect4.constants import WIDTH as WIDTH
+
+kernel_cache.guard_cache_writes()  # before any kernel is compiled or saved
 
 STRIDE = HEIGHT + 1
 CELLS = WIDTH * HEIGHT

@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, typeof, types
 
+from abgames.ai import kernel_cache
 from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku.weights import (
     CELL_DOUBLE_FOUR,
@@ -51,6 +52,8 @@ from abgames.ai.gomoku.weights import (
     ORDER_WEIGHTS,
 )
 from abgames.games.gomoku import Gomoku, Rule
+
+kernel_cache.guard_cache_writes()  # before any kernel is compiled or saved
 
 REACH = pt.REACH
 EMPTY = 0

@@ -22,7 +22,10 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from abgames.ai import kernel_cache
 from abgames.games.gomoku import Rule
+
+kernel_cache.guard_cache_writes()  # before any kernel is compiled or saved
 
 DEAD = 0
 B1 = 1

@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, typeof, types
 
+from abgames.ai import kernel_cache
 from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku.board import (
     BOARD_TYPE,
@@ -68,6 +69,8 @@ from abgames.ai.gomoku.weights import (
     EVAL_WEIGHTS,
 )
 from abgames.search.score import WIN, WIN_THRESHOLD
+
+kernel_cache.guard_cache_writes()  # before any kernel is compiled or saved
 
 MAX_PLY = 256
 MAX_MOVES = 512
