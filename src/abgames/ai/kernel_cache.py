@@ -222,7 +222,12 @@ def guard_cache_writes() -> None:
 
     def locked_save(self: Any, key: Any, data: Any) -> None:
         directory = getattr(self, "_cache_path", None) or os.path.dirname(self._index_path)
-        with open(os.path.join(directory, SAVE_LOCK_NAME), "a+b") as lock:
+        try:
+            lock = open(os.path.join(directory, SAVE_LOCK_NAME), "a+b")  # noqa: SIM115
+        except OSError:  # numba then fails to save, as it would have, and warns
+            save(self, key, data)
+            return
+        with lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
                 save(self, key, data)
