@@ -109,7 +109,8 @@ C_RAZOR_MARGIN = 11  # per ply of depth: how far below alpha the evaluation must
 C_LMR_MIN_DEPTH = 12  # late-move reductions at nodes of at least this depth
 C_LMR_AFTER = 13  # moves searched in full before reductions start
 C_LMR_DEEP_AFTER = 14  # moves searched at most one ply shallower before deep reductions
-CONFIG_LEN = 15
+C_STATIC_WINS = 15  # 1: a node whose side to move has a shape that wins by force scores it
+CONFIG_LEN = 16
 
 # Late-move reductions: at a node of at least ``C_LMR_MIN_DEPTH`` plies, a quiet move
 # (it makes no four or three of its own and takes no point where the opponent would
@@ -866,6 +867,47 @@ def run_solver(board: Board, tables: Tables, depth: int, node_budget: int, three
 
 # --- alpha-beta -------------------------------------------------------------------------
 
+#: Plies from the side to move's move to its five (that move counted) for the shapes
+#: ``_static_win`` reads.
+OPEN_FOUR_PLIES = 3
+FOUR_THREE_PLIES = 5
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _static_win(board: Board, me: int) -> int:
+    """Plies to the five that ``me``, to move, forces from one point, else 0.
+
+    The caller has made sure the opponent has no five to complete. Then a point making
+    a straight four or a double four wins in ``OPEN_FOUR_PLIES`` (two fives to block,
+    one move to block them). If the opponent also has no point making a four, a point
+    making a four and an open three, or two open threes, wins in ``FOUR_THREE_PLIES``:
+    the lines meet only at that point, so one stone blocks one of them, makes no four
+    of the opponent's, and the other becomes a straight four. Renju black's points are
+    not read (a double four or double three is forbidden to it, and a straight four's
+    five may be).
+    """
+    if me == 0 and board.info[I_RENJU] != 0:
+        return 0
+    if _straight_four_points(board, me) > 0:
+        return OPEN_FOUR_PLIES
+    threat_dirs = board.threat_dirs
+    fours = board.threat_cells[me, T_FOUR]
+    four_count = board.threat_size[me, T_FOUR]
+    for i in range(four_count):
+        if threat_dirs[me, T_FOUR, fours[i]] >= 2:
+            return OPEN_FOUR_PLIES
+    if board.threat_size[1 - me, T_FOUR] > 0:
+        return 0
+    for i in range(four_count):
+        if threat_dirs[me, T_THREE, fours[i]] > 0:
+            return FOUR_THREE_PLIES
+    threes = board.threat_cells[me, T_THREE]
+    for i in range(board.threat_size[me, T_THREE]):
+        if threat_dirs[me, T_THREE, threes[i]] >= 2:
+            return FOUR_THREE_PLIES
+    return 0
+
+
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _tt_index(key: int) -> int:
@@ -978,6 +1020,10 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
         undo(board)
         _set_pv(tables, ply, block)
         return score
+    if tables.config[C_STATIC_WINS] != 0 and board.counts[other, pt.F5] == 0:
+        plies = _static_win(board, me)
+        if plies > 0:
+            return WIN - ply - plies
     if depth <= 0:
         # The horizon: a short VCF if the side to move has fours, else the evaluation.
         # (Inline, not a helper: each kernel linking ``vcf`` recompiles it.)

@@ -49,6 +49,10 @@ class EngineSettings:
     futility_margin: int = 150
     razor_depth: int = 0
     razor_margin: int = 200
+    #: A node whose side to move has an open four's point, a double four, or (when the
+    #: opponent cannot make a four) a four-three or double three scores the forced win
+    #: without searching it (``search._static_win``).
+    static_wins: bool = True
     max_depth: int = DEFAULT_MAX_DEPTH
     use_full_time: bool = False
     #: Root defence check: the chosen move is refused if the opponent then wins by
@@ -64,7 +68,7 @@ class EngineSettings:
 
 #: The settings a ``search.NAME=N`` override (an arena spec, a tuning run) may change:
 #: switches take 0 or 1, the rest whole numbers from 0 (or as ``SEARCH_RANGES`` says).
-SEARCH_SWITCHES = ("threats", "late_move_reductions", "use_full_time")
+SEARCH_SWITCHES = ("threats", "late_move_reductions", "static_wins", "use_full_time")
 #: (least, most) of the numbers with other bounds; a gain beyond 2 plies would let the
 #: depth grow along a line of threats.
 SEARCH_RANGES: dict[str, tuple[int, int | None]] = {
