@@ -908,7 +908,6 @@ def _static_win(board: Board, me: int) -> int:
     return 0
 
 
-
 @njit(cache=True, nogil=True, _nrt=False)
 def _tt_index(key: int) -> int:
     return key & ((1 << TT_BITS) - 1)
