@@ -2,8 +2,8 @@
 
 - ``easy``: the starter player (pattern values, 1 ply); a beginner can win.
 - ``medium``: the engine with a narrow beam, a root VCF and 0.5 s a move.
-- ``hard``: VCF and VCT at the root, a short VCF and futility pruning at the leaves,
-  late-move reductions and threat extensions, a check that the chosen move leaves
+- ``hard``: VCF and VCT at the root, a short VCF, static wins and futility pruning at
+  the leaves, late-move reductions and threat extensions, a check that the chosen move leaves
   the opponent no VCT, 2 s a move.
 - ``max``: as hard with a wider beam, deeper solvers, and all the time it is given.
 - ``classic``: the textbook baseline: pattern evaluation, every point within two
