@@ -16,7 +16,13 @@ from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
-from abgames.ai.gomoku.weights import ATTACK_WEIGHTS, DEFENCE_WEIGHTS, EVAL_LIMIT, EVAL_WEIGHTS
+from abgames.ai.gomoku.weights import (
+    ATTACK_WEIGHTS,
+    COMBO_NAMES,
+    DEFENCE_WEIGHTS,
+    EVAL_LIMIT,
+    eval_weights,
+)
 from abgames.ai.levels import make_player
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import Gomoku, Rule
@@ -125,6 +131,12 @@ def random_state(rng: random.Random, size: int, stones: int, rule: Rule = Rule.S
     return state
 
 
+#: The evaluation's weights with every combination weight 0: pattern counts alone.
+PATTERNS_ONLY = eval_weights(
+    {f"{side}.{name}": 0 for side in ("attack", "defence") for name in COMBO_NAMES}
+)
+
+
 @pytest.mark.parametrize("rule", [Rule.STANDARD, Rule.FREESTYLE])
 def test_incremental_counts_and_evaluation_equal_a_slow_recount(rule: Rule) -> None:
     # Freestyle boards read the short table (the eight points within four steps); the
@@ -139,7 +151,8 @@ def test_incremental_counts_and_evaluation_equal_a_slow_recount(rule: Rule) -> N
         assert (board.counts == expected).all()
         me, other = state.to_move, 1 - state.to_move
         value = int(ATTACK_WEIGHTS @ expected[me] - DEFENCE_WEIGHTS @ expected[other])
-        assert ks.evaluate(board, EVAL_WEIGHTS) == max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
+        # (the combination cells' terms are checked in test_gomoku_eval_weights)
+        assert ks.evaluate(board, PATTERNS_ONLY) == max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
         # play/undo restore everything
         before = (board.counts.copy(), board.keys.copy(), board.info[nb.I_HASH])
         nb.play(board, nb.to_cell(board, state.legal_moves()[0]))
@@ -568,6 +581,7 @@ PLAIN = EngineSettings(
     four_extension=0,
     three_extension=0,
     static_wins=False,
+    frontier_beam=0,
 )
 LMR = replace(PLAIN, late_move_reductions=True)
 
@@ -620,6 +634,17 @@ def test_late_move_reduction_knobs_widen_and_narrow_what_is_reduced() -> None:
     never = _search_to(replace(LMR, lmr_after=ks.MAX_MOVES), state, 6).nodes
     assert earlier < default < plain
     assert never == plain
+
+
+def test_a_frontier_beam_narrows_only_the_nodes_above_the_leaves() -> None:
+    """Keeping fewer moves one ply above the leaves searches fewer nodes; a frontier
+    beam no narrower than the beam searches the same tree as none."""
+    state = Gomoku.from_notation("h8 i7 h5 h6 j8 i8 i9 g7 i5 k7")
+    default = _search_to(PLAIN, state, 6).nodes
+    narrow = _search_to(replace(PLAIN, frontier_beam=6), state, 6)
+    assert narrow.nodes < default
+    assert narrow.move in state.legal_moves()
+    assert _search_to(replace(PLAIN, frontier_beam=PLAIN.beam), state, 6).nodes == default
 
 
 #: Alpha-beta alone with futility pruning and razoring at depths 1 and 2.

@@ -14,6 +14,7 @@ from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
 from abgames.ai.gomoku.player import GomokuPlayer
 from abgames.ai.gomoku.weights import (
     COMBO_COUNT,
+    COMBO_NAMES,
     EVAL_ATTACK_COMBO,
     EVAL_COMBO_ON,
     EVAL_DEFENCE_COMBO,
@@ -103,7 +104,11 @@ def test_overrides_replace_named_weights_and_refuse_unknown_ones() -> None:
     vector = eval_weights({"attack.f3": 77, "defence.four_three": 5})
     assert vector[EVAL_NAMES.index("attack.f3")] == 77
     assert vector[EVAL_NAMES.index("defence.four_three")] == 5
-    assert vector[EVAL_COMBO_ON] == 1 and EVAL_WEIGHTS[EVAL_COMBO_ON] == 0
+    assert vector[EVAL_COMBO_ON] == 1 and EVAL_WEIGHTS[EVAL_COMBO_ON] == 1
+    no_combos = eval_weights(
+        {f"{side}.{name}": 0 for side in ("attack", "defence") for name in COMBO_NAMES}
+    )
+    assert no_combos[EVAL_COMBO_ON] == 0  # the evaluation then skips the combination cells
     unchanged = [
         i for i, name in enumerate(EVAL_NAMES) if name not in ("attack.f3", "defence.four_three")
     ]

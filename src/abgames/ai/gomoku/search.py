@@ -110,7 +110,8 @@ C_LMR_MIN_DEPTH = 12  # late-move reductions at nodes of at least this depth
 C_LMR_AFTER = 13  # moves searched in full before reductions start
 C_LMR_DEEP_AFTER = 14  # moves searched at most one ply shallower before deep reductions
 C_STATIC_WINS = 15  # 1: a node whose side to move has a shape that wins by force scores it
-CONFIG_LEN = 16
+C_FRONTIER_BEAM = 16  # candidates kept at a null-window node of depth 1 (0: as C_BEAM)
+CONFIG_LEN = 17
 
 # Late-move reductions: at a node of at least ``C_LMR_MIN_DEPTH`` plies, a quiet move
 # (it makes no four or three of its own and takes no point where the opponent would
@@ -1120,7 +1121,16 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
             keys[i] += 1 << 30
         elif moves[i] == tables.killers[ply, 1]:
             keys[i] += 1 << 29
-    count = _beam_cut(moves, keys, count, int(tables.config[C_BEAM]))
+    beam = int(tables.config[C_BEAM])
+    frontier_beam = int(tables.config[C_FRONTIER_BEAM])
+    if (
+        depth <= 1
+        and beta - alpha == 1
+        and frontier_beam > 0
+        and (beam == 0 or frontier_beam < beam)
+    ):
+        beam = frontier_beam
+    count = _beam_cut(moves, keys, count, beam)
 
     alpha_original = alpha
     best = -WIN - 1

@@ -53,6 +53,8 @@ class EngineSettings:
     #: opponent cannot make a four) a four-three or double three scores the forced win
     #: without searching it (``search._static_win``).
     static_wins: bool = True
+    #: Candidates kept at a null-window node one ply above the leaves (0: ``beam``).
+    frontier_beam: int = 8
     max_depth: int = DEFAULT_MAX_DEPTH
     use_full_time: bool = False
     #: Root defence check: the chosen move is refused if the opponent then wins by
