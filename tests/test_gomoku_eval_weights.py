@@ -196,3 +196,19 @@ def make_player_settings(level: str) -> EngineSettings:
     player = make_player("gomoku", level)
     assert isinstance(player, GomokuPlayer)
     return player.settings
+
+
+def test_levels_below_hard_score_pattern_counts_alone() -> None:
+    """`medium` and `classic` leave the opponent's combination cells out of their
+    evaluation (a tuned override keeps that); `hard` and `max` count them."""
+    from abgames.ai.gomoku.player import LEVEL_SETTINGS, GomokuPlayer, make_tuned_player
+
+    def combos_on(settings: EngineSettings) -> int:
+        return int(eval_weights(dict(settings.eval_overrides))[EVAL_COMBO_ON])
+
+    assert [combos_on(LEVEL_SETTINGS[level][0]) for level in ("medium", "classic")] == [0, 0]
+    assert [combos_on(LEVEL_SETTINGS[level][0]) for level in ("hard", "max")] == [1, 1]
+    tuned = make_tuned_player("medium", None, (("attack.f3", 50),))
+    assert isinstance(tuned, GomokuPlayer)
+    assert combos_on(tuned.settings) == 0
+    assert ("attack.f3", 50) in tuned.settings.eval_overrides

@@ -35,6 +35,14 @@ from abgames.search.result import SearchResult
 if TYPE_CHECKING:
     from abgames.ai.gomoku.engine import GomokuEngine
 
+#: The opponent's combination cells left out of the evaluation: the levels below
+#: ``hard`` and the textbook baseline score pattern counts alone.
+PATTERN_COUNTS_ONLY = (
+    ("defence.double_four", 0),
+    ("defence.four_three", 0),
+    ("defence.double_three", 0),
+)
+
 LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
     "medium": (
         EngineSettings(
@@ -51,6 +59,7 @@ LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
             three_extension=0,
             static_wins=False,
             frontier_beam=0,
+            eval_overrides=PATTERN_COUNTS_ONLY,
         ),
         Limit(time=0.5),
     ),
@@ -86,6 +95,7 @@ LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
             three_extension=0,
             static_wins=False,
             frontier_beam=0,
+            eval_overrides=PATTERN_COUNTS_ONLY,
         ),
         Limit(depth=4),
     ),
@@ -178,7 +188,9 @@ def make_tuned_player(
     eval_weights(dict(eval_overrides))  # validates names and values
     settings, limit = LEVEL_SETTINGS[level]
     settings = with_search_overrides(settings, search_overrides)
-    return GomokuPlayer(level, replace(settings, eval_overrides=eval_overrides), limit, seed)
+    # A level's own overrides come first: the tuned ones (later in the dict) win.
+    merged = settings.eval_overrides + eval_overrides
+    return GomokuPlayer(level, replace(settings, eval_overrides=merged), limit, seed)
 
 
 #: The position ``prepare`` searches: small, with stones of both sides near each other.
