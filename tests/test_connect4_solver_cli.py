@@ -236,6 +236,13 @@ def test_a_live_progress_line_is_rewritten_and_erased() -> None:
     )
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """In the child: SIGINT's default action, as a terminal's foreground job has it. A
+    shell without job control starts background jobs with SIGINT ignored, and a test
+    run started that way would pass the ignoring on to the command under test."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(
     ("args", "stdin"),
     [
@@ -257,6 +264,7 @@ def test_ctrl_c_ends_a_long_solve_at_once(args: list[str], stdin: str, tmp_path:
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,
+            preexec_fn=_ctrl_c_as_in_a_terminal,
         )
     time.sleep(3)  # started and solving (it takes far longer than this)
     assert process.poll() is None
