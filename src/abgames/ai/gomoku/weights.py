@@ -50,10 +50,10 @@ COMBO_COUNT = 3
 COMBO_NAMES = ("double_four", "four_three", "double_three")
 #: Per combination cell, for the side to move and for the opponent. The side to move's
 #: own combinations are read by the search as static wins where they force one
-#: (``search._static_win``); the opponent's are threats to answer, weighted as a
-#: tuning run suggested (docs/tuning.md).
+#: (``search._static_win``); the opponent's are threats to answer, weighted by the
+#: matches in docs/tuning.md.
 ATTACK_COMBO_WEIGHTS = np.array([0, 0, 0], np.int64)
-DEFENCE_COMBO_WEIGHTS = np.array([450, 400, 250], np.int64)
+DEFENCE_COMBO_WEIGHTS = np.array([720, 640, 400], np.int64)
 
 #: The evaluation is clamped well inside the heuristic range.
 EVAL_LIMIT = 200_000
