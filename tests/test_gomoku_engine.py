@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -16,13 +17,8 @@ from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
-from abgames.ai.gomoku.weights import (
-    ATTACK_WEIGHTS,
-    COMBO_NAMES,
-    DEFENCE_WEIGHTS,
-    EVAL_LIMIT,
-    eval_weights,
-)
+from abgames.ai.gomoku.player import PATTERN_COUNTS_ONLY
+from abgames.ai.gomoku.weights import ATTACK_WEIGHTS, DEFENCE_WEIGHTS, EVAL_LIMIT, eval_weights
 from abgames.ai.levels import make_player
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import Gomoku, Rule
@@ -123,18 +119,18 @@ def slow_counts(state: Gomoku, table: np.ndarray) -> np.ndarray:
 
 
 def random_state(rng: random.Random, size: int, stones: int, rule: Rule = Rule.STANDARD) -> Gomoku:
+    """Random stones on empty points, skipping Renju black's forbidden ones."""
     state = Gomoku(size, rule)
     while len(state.moves) < stones and state.outcome() is None:
         point = rng.randrange(size * size)
         if state.board[point] == 0:
-            state.play(point)
+            with contextlib.suppress(IllegalMoveError):
+                state.play(point)
     return state
 
 
 #: The evaluation's weights with every combination weight 0: pattern counts alone.
-PATTERNS_ONLY = eval_weights(
-    {f"{side}.{name}": 0 for side in ("attack", "defence") for name in COMBO_NAMES}
-)
+PATTERNS_ONLY = eval_weights(dict(PATTERN_COUNTS_ONLY))
 
 
 @pytest.mark.parametrize("rule", [Rule.STANDARD, Rule.FREESTYLE])
@@ -735,21 +731,6 @@ def _short_quintet_wins() -> list[tuple[Gomoku, int, str]]:
 FULL_WIDTH = replace(PLAIN, beam=0, threats=False, leaf_vcf_depth=0)
 
 
-def _legal_random_state(rng: random.Random, size: int, stones: int, rule: Rule) -> Gomoku:
-    """Random stones, skipping Renju black's forbidden points."""
-    state = Gomoku(size, rule)
-    tries = 0
-    while len(state.moves) < stones and state.outcome() is None and tries < 10 * size * size:
-        tries += 1
-        point = rng.randrange(size * size)
-        if state.board[point] == 0:
-            try:
-                state.play(point)
-            except IllegalMoveError:
-                continue
-    return state
-
-
 def test_every_static_win_is_a_win_the_full_width_search_proves() -> None:
     """Random dense positions under each rule: wherever the side to move is scored a
     forced win from its shapes (an open four or double four in 3 plies; a four-three
@@ -760,7 +741,7 @@ def test_every_static_win_is_a_win_the_full_width_search_proves() -> None:
     kinds: set[str] = set()
     for i in range(1500):
         rule = (Rule.FREESTYLE, Rule.STANDARD, Rule.RENJU)[i % 3]
-        state = _legal_random_state(rng, 9, rng.randrange(8, 30), rule)
+        state = random_state(rng, 9, rng.randrange(8, 30), rule)
         if state.outcome() is not None:
             continue
         board, _ = engine._prepare(state)
@@ -770,9 +751,7 @@ def test_every_static_win_is_a_win_the_full_width_search_proves() -> None:
         plies = int(ks._static_win(board, me))
         if plies == 0:
             continue
-        threes = [
-            c for c in board.threat_cells[me, nb.T_THREE, : board.threat_size[me, nb.T_THREE]]
-        ]
+        threes = board.threat_cells[me, nb.T_THREE, : board.threat_size[me, nb.T_THREE]]
         double_three = any(board.threat_dirs[me, nb.T_THREE, c] >= 2 for c in threes)
         kinds.add(f"{plies}{'/double three' if double_three and plies == 5 else ''}")
         proof = _search_to(FULL_WIDTH, state, plies)

@@ -11,10 +11,9 @@ from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
-from abgames.ai.gomoku.player import GomokuPlayer
+from abgames.ai.gomoku.player import PATTERN_COUNTS_ONLY, GomokuPlayer, make_tuned_player
 from abgames.ai.gomoku.weights import (
     COMBO_COUNT,
-    COMBO_NAMES,
     EVAL_ATTACK_COMBO,
     EVAL_COMBO_ON,
     EVAL_DEFENCE_COMBO,
@@ -105,9 +104,7 @@ def test_overrides_replace_named_weights_and_refuse_unknown_ones() -> None:
     assert vector[EVAL_NAMES.index("attack.f3")] == 77
     assert vector[EVAL_NAMES.index("defence.four_three")] == 5
     assert vector[EVAL_COMBO_ON] == 1 and EVAL_WEIGHTS[EVAL_COMBO_ON] == 1
-    no_combos = eval_weights(
-        {f"{side}.{name}": 0 for side in ("attack", "defence") for name in COMBO_NAMES}
-    )
+    no_combos = eval_weights(dict(PATTERN_COUNTS_ONLY))
     assert no_combos[EVAL_COMBO_ON] == 0  # the evaluation then skips the combination cells
     unchanged = [
         i for i, name in enumerate(EVAL_NAMES) if name not in ("attack.f3", "defence.four_three")
@@ -201,13 +198,12 @@ def make_player_settings(level: str) -> EngineSettings:
 def test_levels_below_hard_score_pattern_counts_alone() -> None:
     """`medium` and `classic` leave the opponent's combination cells out of their
     evaluation (a tuned override keeps that); `hard` and `max` count them."""
-    from abgames.ai.gomoku.player import LEVEL_SETTINGS, GomokuPlayer, make_tuned_player
 
     def combos_on(settings: EngineSettings) -> int:
         return int(eval_weights(dict(settings.eval_overrides))[EVAL_COMBO_ON])
 
-    assert [combos_on(LEVEL_SETTINGS[level][0]) for level in ("medium", "classic")] == [0, 0]
-    assert [combos_on(LEVEL_SETTINGS[level][0]) for level in ("hard", "max")] == [1, 1]
+    assert [combos_on(make_player_settings(level)) for level in ("medium", "classic")] == [0, 0]
+    assert [combos_on(make_player_settings(level)) for level in ("hard", "max")] == [1, 1]
     tuned = make_tuned_player("medium", None, (("attack.f3", 50),))
     assert isinstance(tuned, GomokuPlayer)
     assert combos_on(tuned.settings) == 0
