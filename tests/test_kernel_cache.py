@@ -304,3 +304,38 @@ def test_overloads_compiled_at_once_by_two_processes_keep_their_own_code(
     reader = cache_file()
     assert reader.load("int32 arguments") == "code for int32 arguments"
     assert reader.load("int64 arguments") == "code for int64 arguments"
+
+
+#: The modules that define ``@njit(cache=True)`` kernels.
+KERNEL_MODULES = (
+    "abgames.ai.connect4.kernel",
+    "abgames.ai.gomoku.patterns",
+    "abgames.ai.gomoku.board",
+    "abgames.ai.gomoku.search",
+)
+
+
+def test_every_cached_kernel_has_a_qualified_name_of_its_own() -> None:
+    """numba names compiled code after the qualified name and a counter of the process
+    that compiled it. Two kernels sharing a name (the variants of one closure) could get
+    one symbol when different processes compile them, and a process loading both from
+    the cache then ran ``play``'s code for ``play_threat`` or the reverse: the engine
+    claimed wins in quiet positions. Every kernel, the closures' variants too, is named
+    apart."""
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+
+    names: list[str] = []
+    for module_name in KERNEL_MODULES:
+        module = importlib.import_module(module_name)
+        for value in vars(module).values():
+            if isinstance(value, Dispatcher) and value.py_func.__module__ == module_name:
+                names.append(f"{module_name}.{value.py_func.__qualname__}")
+    from abgames.ai.gomoku import board
+
+    variants = [board.play, board.play_threat, board.undo, board.undo_threat]
+    variants += [board._update_line_cells, board._update_line_threats]
+    assert all(f"abgames.ai.gomoku.board.{k.py_func.__qualname__}" in names for k in variants)
+    assert len(names) > 50
+    assert sorted(set(names)) == sorted(names), [n for n in names if names.count(n) > 1]

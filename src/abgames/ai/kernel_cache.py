@@ -41,7 +41,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 #: numba's environment variable for a cache directory of the user's choice.
 CACHE_DIR_VARIABLE = "NUMBA_CACHE_DIR"
@@ -184,6 +184,29 @@ def configure() -> str | None:
     if config is not None and getattr(config, "CACHE_DIR", "") != chosen:
         setattr(config, "CACHE_DIR", chosen)  # noqa: B010 - numba read the environment before we were imported
     return chosen
+
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def named_variant(suffix: str) -> Callable[[_Function], _Function]:
+    """A decorator, applied before ``njit``, that gives one variant of a kernel made
+    by a factory (a closure compiled once per constant) a name of its own.
+
+    numba names compiled code after the function's qualified name and a counter of
+    the process that compiled it. Two variants of one closure share the qualified
+    name, so when different processes compile them (workers on a cold cache, or one
+    compiling what another left out) both can get the same symbol. A process that
+    then loads both from the cache links one symbol for the two, and runs one
+    variant's code in place of the other's without failing (numba issue #10486).
+    """
+
+    def rename(function: _Function) -> _Function:
+        function.__name__ = f"{function.__name__}_{suffix}"
+        function.__qualname__ = f"{function.__qualname__}_{suffix}"
+        return function
+
+    return rename
 
 
 #: Beside the cache files of a kernel module: held while one process updates them.

@@ -435,9 +435,12 @@ def _code_in(board: Board, player: int, code: int, cell: int) -> None:
 def _line_updater(full: bool) -> Any:
     """The kernel that updates the cells a stone sees; with ``full`` False (for
     ``play_threat``) it leaves the counts and cell values alone. One compiled copy
-    each (``full`` is a constant of the closure, part of numba's cache key)."""
+    each (``full`` is a constant of the closure, part of numba's cache key), named
+    apart (``kernel_cache.named_variant``)."""
+    variant = "cells" if full else "threats"
 
     @njit(_UPDATE_SIGNATURE, cache=True, nogil=True, _nrt=False)
+    @kernel_cache.named_variant(variant)
     def update(
         cells: npt.NDArray[np.int8],
         keys: npt.NDArray[np.int32],
@@ -569,9 +572,12 @@ def _update_near(
 def _play_kernels(full: bool) -> tuple[Any, Any]:
     """``play`` and ``undo`` (``full``), or ``play_threat`` and ``undo_threat``: one
     compiled copy each (``full`` is a constant of the closure, part of numba's cache
-    key), so a play calls its line updater directly."""
+    key; named apart, ``kernel_cache.named_variant``), so a play calls its line
+    updater directly."""
+    variant = "full" if full else "threat"
 
     @njit(_PLAY_SIGNATURE, cache=True, nogil=True, _nrt=False)
+    @kernel_cache.named_variant(variant)
     def play_kernel(board: Board, cell: int) -> None:
         player = board.info[I_TO_MOVE]
         colour = player + 1
@@ -603,6 +609,7 @@ def _play_kernels(full: bool) -> tuple[Any, Any]:
         board.info[I_TO_MOVE] = 1 - player
 
     @njit(_UNDO_SIGNATURE, cache=True, nogil=True, _nrt=False)
+    @kernel_cache.named_variant(variant)
     def undo_kernel(board: Board) -> int:
         board.info[I_PLY] -= 1
         cell = board.stack[board.info[I_PLY]]
