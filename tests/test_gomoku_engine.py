@@ -420,6 +420,21 @@ def test_the_defence_check_refuses_a_move_that_allows_a_vct() -> None:
     assert int(board.info[nb.I_PLY]) == len(state.moves)  # the board is left as found
 
 
+def test_an_iterations_best_move_that_allows_a_vct_leaves_the_root() -> None:
+    """The same position: shallow iterations prefer moves near black's stones that do
+    not stop both twos. Each is checked as it becomes the best and is not chosen again,
+    and the move played is safe."""
+    state = Gomoku.from_notation("h8 a15 i8 o15 j11 a14 j12")
+    settings = EngineSettings(root_vcf_depth=0, root_vct_depth=0)
+    results = list(GomokuEngine(settings).search(state, Limit(depth=3)))
+    moves = [r.move for r in results]
+    assert len(moves) >= 3 and len(set(moves)) == len(moves), moves
+    checker = GomokuEngine()
+    board, tables = checker._prepare(state)
+    verdicts = [checker._loses(board, tables, nb.to_cell(board, m)) for m in moves]
+    assert verdicts[:-1] == [True] * (len(moves) - 1) and verdicts[-1] is False, moves
+
+
 def test_think_within_keeps_to_its_budget() -> None:
     state = Gomoku.from_notation("h8 i9 h9 h10 i8 g8 j7 k6 i6 j9 g9 k8")
     for level in ("hard", "classic"):

@@ -4,10 +4,12 @@
 it first looks for a forced win (a five, then VCF, then VCT at the root, within
 ``SOLVER_TIME_SHARE`` of a timed budget), then yields one ``SearchResult`` per
 completed alpha-beta depth (and, when the clock cuts an iteration short after a
-root move beat the previous best, that move). Last, when ``defence_vct_depth`` is
-set, the chosen move is checked: if the opponent then wins by VCT, the next root
-moves are tried and the first safe one is yielded (``DEFENCE_TIME_SHARE`` of the
-budget is kept for this). The last result yielded is the move to play.
+root move beat the previous best, that move). When ``defence_vct_depth`` is set,
+each iteration's best move is checked as it is found: if the opponent then wins by
+VCT it leaves the root, and the next iterations choose among the others. Last, the
+chosen move is checked (unless it already was): if it loses so, the next root moves
+are tried and the first safe one is yielded (``DEFENCE_TIME_SHARE`` of the budget is
+kept for this). The last result yielded is the move to play.
 
 A timer thread sets the kernels' stop flag at the deadline, and ``stop()`` sets it
 from any thread, so a search never runs past its budget by more than one check
@@ -43,12 +45,12 @@ NEW_ITERATION_TIME_SHARE = 0.5
 #: Share of a timed budget the root VCF/VCT may use before alpha-beta starts
 #: (their node budgets bound them too); a solver cut short proves nothing.
 SOLVER_TIME_SHARE = 0.15
-#: Share of a timed budget kept for the root defence check (``EngineSettings.defence_*``)
-#: when it is on: alpha-beta stops at the rest. The check is bounded by its node budget;
-#: it usually takes well under a millisecond, but it is long exactly when the chosen
-#: move loses and others must be tried (up to about 120 ms on `hard`), and a check
-#: cut short by the clock keeps the move.
-DEFENCE_TIME_SHARE = 0.2
+#: Share of a timed budget kept for the last root defence check
+#: (``EngineSettings.defence_*``) when it is on: alpha-beta stops at the rest. A check
+#: is bounded by its node budget and usually takes well under a millisecond; it is long
+#: when the move loses and others must be tried, which the checks between iterations
+#: mostly do before this share. A check cut short by the clock keeps the move.
+DEFENCE_TIME_SHARE = 0.05
 #: Kept back from every time budget for the work around the kernels.
 SAFETY_MARGIN_SECONDS = 0.03
 
@@ -220,23 +222,65 @@ class GomokuEngine:
             tables.stop[0] = 0
         tables.stats[ks.S_ABORTED] = 0
 
-    def _safe_cell(self, board: nb.Board, tables: ks.Tables, candidates: list[int]) -> int | None:
-        """The first of ``candidates`` (cells) after which the opponent has no VCT
-        within the defence limits; ``None`` if none is safe or time ran out."""
+    def _loses(self, board: nb.Board, tables: ks.Tables, cell: int) -> bool | None:
+        """Whether the opponent wins by VCT (within the defence limits) after ``cell``;
+        ``None`` if the check was cut short (it proves nothing). Leaves the board, the
+        killers and the stop flag as they were."""
         settings = self.settings
-        for cell in candidates[: settings.defence_moves]:
-            if self._must_stop():
-                return None
-            nb.play(board, cell)
-            wins = ks.run_solver(
-                board, tables, settings.defence_vct_depth, settings.defence_nodes, True
-            )
-            nb.undo(board)
-            if tables.stats[ks.S_ABORTED]:
-                return None  # cut short: proves nothing
-            if wins == 0:
+        killers = tables.killers.copy()
+        nb.play(board, cell)
+        wins = ks.run_solver(
+            board, tables, settings.defence_vct_depth, settings.defence_nodes, True
+        )
+        nb.undo(board)
+        tables.killers[:] = killers
+        if tables.stats[ks.S_ABORTED]:
+            return None
+        return wins > 0
+
+    def _safe_cell(
+        self,
+        board: nb.Board,
+        tables: ks.Tables,
+        candidates: list[int],
+        known: dict[int, bool] | None = None,
+    ) -> int | None:
+        """The first of ``candidates`` (cells) after which the opponent has no VCT
+        within the defence limits, checking at most ``defence_moves`` of them; ``None``
+        if none is safe or time ran out. ``known`` maps cells already checked (not
+        counted) to whether they lose."""
+        known = {} if known is None else known
+        checks = 0
+        for cell in candidates:
+            if cell not in known:
+                if checks >= self.settings.defence_moves or self._must_stop():
+                    return None
+                checks += 1
+                loses = self._loses(board, tables, cell)
+                if loses is None:
+                    return None
+                known[cell] = loses
+            if not known[cell]:
                 return cell
         return None
+
+    def _refuted_best(
+        self,
+        board: nb.Board,
+        tables: ks.Tables,
+        root: npt.NDArray[np.int32],
+        known: dict[int, bool],
+    ) -> bool:
+        """Whether ``root[0]``, an iteration's best move, is known to lose to the
+        opponent's VCT: checked now (unless it already was, or the check is cut short,
+        which proves nothing)."""
+        cell = int(root[0])
+        if cell not in known:
+            loses = self._loses(board, tables, cell)
+            if loses is None:
+                return False
+            known[cell] = loses
+        return known[cell]
 
     def _result(self, start: float, tables: ks.Tables, **fields: object) -> SearchResult:
         return SearchResult(
@@ -321,6 +365,7 @@ class GomokuEngine:
         last: SearchResult | None = None
         ranked_scores = np.zeros(root.shape[0], np.int64)
         defend = settings.defence_vct_depth > 0 and root.shape[0] > 1
+        known: dict[int, bool] = {}  # root cells checked: whether the opponent then wins
         phase_timer: threading.Timer | None = None
         if defend and budget is not None:
             delay = start + (1.0 - DEFENCE_TIME_SHARE) * budget - time.perf_counter()
@@ -365,6 +410,11 @@ class GomokuEngine:
             ranked_scores = scores[order]
             if abs(last.score) >= WIN - 1000:
                 break  # a forced result: deeper search will not change it
+            if defend and root.shape[0] > 1 and self._refuted_best(board, tables, root, known):
+                # The best move loses to a VCT the alpha-beta has not seen yet: the next
+                # iterations choose among the others (their scores keep their order).
+                root, ranked_scores = root[1:], ranked_scores[1:]
+                scores = scores[: root.shape[0]]
             if limit.nodes is not None and last.nodes >= limit.nodes:
                 break
             elapsed = time.perf_counter() - start
@@ -388,7 +438,7 @@ class GomokuEngine:
             for c, score in zip(root, ranked_scores, strict=True)
             if int(c) != chosen and score > -(WIN - 1000)
         ]
-        safe = self._safe_cell(board, tables, candidates)
+        safe = self._safe_cell(board, tables, candidates, known)
         if safe is not None and safe != chosen:
             move = self._point(safe)
             yield self._result(

@@ -57,9 +57,10 @@ class EngineSettings:
     frontier_beam: int = 8
     max_depth: int = DEFAULT_MAX_DEPTH
     use_full_time: bool = False
-    #: Root defence check: the chosen move is refused if the opponent then wins by
-    #: VCT within ``defence_vct_depth`` (0: no check) and ``defence_nodes``; up to
-    #: ``defence_moves`` root moves are tried, best first.
+    #: Root defence check: each iteration's best move, and the move chosen, is refused
+    #: if the opponent then wins by VCT within ``defence_vct_depth`` (0: no check) and
+    #: ``defence_nodes``; at the end up to ``defence_moves`` root moves not yet checked
+    #: are tried, best first.
     defence_vct_depth: int = 6
     defence_nodes: int = 30_000
     defence_moves: int = 6
