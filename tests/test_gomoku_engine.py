@@ -427,8 +427,8 @@ def test_an_iterations_best_move_that_allows_a_vct_leaves_the_root() -> None:
     state = Gomoku.from_notation("h8 a15 i8 o15 j11 a14 j12")
     settings = EngineSettings(root_vcf_depth=0, root_vct_depth=0)
     results = list(GomokuEngine(settings).search(state, Limit(depth=3)))
-    moves = [r.move for r in results]
-    assert len(moves) >= 3 and len(set(moves)) == len(moves), moves
+    moves = [r.move for r in results if r.move is not None]
+    assert len(moves) == len(results) >= 3 and len(set(moves)) == len(moves), moves
     checker = GomokuEngine()
     board, tables = checker._prepare(state)
     verdicts = [checker._loses(board, tables, nb.to_cell(board, m)) for m in moves]
