@@ -238,6 +238,18 @@ class GomokuEngine:
             return None
         return wins > 0
 
+    def _verdict(
+        self, board: nb.Board, tables: ks.Tables, cell: int, known: dict[int, bool]
+    ) -> bool | None:
+        """``_loses`` for ``cell``, read from ``known`` (root cells already checked) or
+        checked now and added to it; ``None`` if the check was cut short."""
+        if cell not in known:
+            loses = self._loses(board, tables, cell)
+            if loses is None:
+                return None
+            known[cell] = loses
+        return known[cell]
+
     def _safe_cell(
         self,
         board: nb.Board,
@@ -256,31 +268,12 @@ class GomokuEngine:
                 if checks >= self.settings.defence_moves or self._must_stop():
                     return None
                 checks += 1
-                loses = self._loses(board, tables, cell)
-                if loses is None:
-                    return None
-                known[cell] = loses
-            if not known[cell]:
+            loses = self._verdict(board, tables, cell, known)
+            if loses is None:
+                return None
+            if not loses:
                 return cell
         return None
-
-    def _refuted_best(
-        self,
-        board: nb.Board,
-        tables: ks.Tables,
-        root: npt.NDArray[np.int32],
-        known: dict[int, bool],
-    ) -> bool:
-        """Whether ``root[0]``, an iteration's best move, is known to lose to the
-        opponent's VCT: checked now (unless it already was, or the check is cut short,
-        which proves nothing)."""
-        cell = int(root[0])
-        if cell not in known:
-            loses = self._loses(board, tables, cell)
-            if loses is None:
-                return False
-            known[cell] = loses
-        return known[cell]
 
     def _result(self, start: float, tables: ks.Tables, **fields: object) -> SearchResult:
         return SearchResult(
@@ -410,9 +403,10 @@ class GomokuEngine:
             ranked_scores = scores[order]
             if abs(last.score) >= WIN - 1000:
                 break  # a forced result: deeper search will not change it
-            if defend and root.shape[0] > 1 and self._refuted_best(board, tables, root, known):
-                # The best move loses to a VCT the alpha-beta has not seen yet: the next
-                # iterations choose among the others (their scores keep their order).
+            if defend and root.shape[0] > 1 and self._verdict(board, tables, int(root[0]), known):
+                # The best move loses to a VCT the alpha-beta has not seen yet (a check
+                # cut short proves nothing): the next iterations choose among the others
+                # (their scores keep their order).
                 root, ranked_scores = root[1:], ranked_scores[1:]
                 scores = scores[: root.shape[0]]
             if limit.nodes is not None and last.nodes >= limit.nodes:
