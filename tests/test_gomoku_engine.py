@@ -262,7 +262,7 @@ def test_a_cell_shape_is_read_from_its_lines(shape: int) -> None:
     board = nb.new_board(state.size, state.rule)
     nb.load(board, state)
     cell = nb.to_cell(board, state.point(x, y))
-    assert nb.shape_of(int(board.shape_key[0, cell])) == shape
+    assert nb.shape_of(int(board.keys[0, nb.SHAPE_ROW, cell])) == shape
     assert slow_counts(state, pt.pattern_table(state.rule))[0, pt.CODE_COUNT + shape] >= 1
 
 

@@ -104,11 +104,10 @@ class Board(NamedTuple):
     """All the engine's per-position arrays (a NamedTuple so numba can take it whole)."""
 
     cells: npt.NDArray[np.int8]  # EMPTY, 1 black, 2 white, WALL
-    keys: npt.NDArray[np.int32]  # [player, direction, cell] base-3 line key
+    keys: npt.NDArray[np.int32]  # [player, direction, cell] line key; row 4: shape key
     pattern: npt.NDArray[np.int8]  # [player, direction, cell] pattern code
     cell_value: npt.NDArray[np.int32]  # [player, cell] ordering value of playing there
     counts: npt.NDArray[np.int32]  # [player, code or CODE_COUNT + shape] over empty cells
-    shape_key: npt.NDArray[np.int32]  # [player, cell] its lines by kind (``SHAPE_KEY_STEP``)
     near: npt.NDArray[np.int16]  # stones within two points (Chebyshev)
     cand: npt.NDArray[np.int32]  # the candidate set (empty cells with near > 0)
     cand_pos: npt.NDArray[np.int32]  # [cell] index in ``cand`` or -1
@@ -131,7 +130,6 @@ def _board_type() -> object:
         pattern=np.zeros((1, 1, 1), np.int8),
         cell_value=np.zeros((1, 1), np.int32),
         counts=np.zeros((1, 1), np.int32),
-        shape_key=np.zeros((1, 1), np.int32),
         near=np.zeros(1, np.int16),
         cand=np.zeros(1, np.int32),
         cand_pos=np.zeros(1, np.int32),
@@ -172,7 +170,6 @@ _UPDATE_SIGNATURE = types.void(
     types.int8[:, :, ::1],  # pattern
     types.int8[:, ::1],  # table
     types.int32[:, ::1],  # counts
-    types.int32[:, ::1],  # shape_key
     types.int32[:, ::1],  # cell_value
     types.int8[:, :, ::1],  # threat_dirs
     types.int32[:, :, ::1],  # threat_cells
@@ -186,7 +183,7 @@ _UPDATE_SIGNATURE = types.void(
 _COUNT_CELL_SIGNATURE = types.void(
     types.int8[:, :, ::1],  # pattern
     types.int32[:, ::1],  # counts
-    types.int32[:, ::1],  # shape_key
+    types.int32[:, :, ::1],  # keys
     types.int8[:, :, ::1],  # threat_dirs
     types.int32[:, :, ::1],  # threat_cells
     types.int32[:, :, ::1],  # threat_pos
@@ -215,11 +212,10 @@ def new_board(size: int, rule: Rule) -> Board:
     rng = np.random.default_rng(0x60B0)
     board = Board(
         cells=np.full(count, WALL, np.int8),
-        keys=np.zeros((2, 4, count), np.int32),
+        keys=np.zeros((2, 5, count), np.int32),
         pattern=np.zeros((2, 4, count), np.int8),
         cell_value=np.zeros((2, count), np.int32),
         counts=np.zeros((2, COUNTS_LEN), np.int32),
-        shape_key=np.zeros((2, count), np.int32),
         near=np.zeros(count, np.int16),
         cand=np.zeros(count, np.int32),
         cand_pos=np.full(count, -1, np.int32),
@@ -341,7 +337,7 @@ def _initialise(board: Board) -> None:
             key = 0
             for d in range(4):
                 key += SHAPE_KEY_STEP[board.pattern[p, d, cell]]
-            board.shape_key[p, cell] = key
+            board.keys[p, SHAPE_ROW, cell] = key
             board.counts[p, SHAPE_COLUMN[key]] += 1
 
 
@@ -379,6 +375,10 @@ def _cell_value(pattern: npt.NDArray[np.int8], player: int, cell: int) -> int:
 #: difference when a line's code changes, and ``SHAPE_COLUMN`` (small enough to stay in
 #: the processor's fastest cache) maps the key to the cell's column of
 #: ``Board.counts``: one lookup, not four lines read.
+#: The row of ``Board.keys`` that holds each cell's shape key (``keys[player, 4, cell]``;
+#: rows 0-3 are the line keys). A row of an array the kernels already take, not an array
+#: of its own: every ``Board`` field is passed along on each call.
+SHAPE_ROW = 4
 SHAPE_KEY_STEP = np.zeros(pt.CODE_COUNT, np.int32)
 SHAPE_KEY_STEP[pt.F2] = 1
 SHAPE_KEY_STEP[pt.B3] = 5
@@ -500,7 +500,6 @@ def _line_updater(full: bool) -> Any:
         pattern: npt.NDArray[np.int8],
         table: npt.NDArray[np.int8],
         counts: npt.NDArray[np.int32],
-        shape_key: npt.NDArray[np.int32],
         cell_value: npt.NDArray[np.int32],
         threat_dirs: npt.NDArray[np.int8],
         threat_cells: npt.NDArray[np.int32],
@@ -556,9 +555,9 @@ def _line_updater(full: bool) -> Any:
                         counts[p, old] -= 1
                         counts[p, new] += 1
                         # The cell's shape, moved between columns without a branch.
-                        old_key = shape_key[p, other]
+                        old_key = keys[p, SHAPE_ROW, other]
                         new_key = old_key + SHAPE_KEY_STEP[new] - SHAPE_KEY_STEP[old]
-                        shape_key[p, other] = new_key
+                        keys[p, SHAPE_ROW, other] = new_key
                         counts[p, SHAPE_COLUMN[old_key]] -= 1
                         counts[p, SHAPE_COLUMN[new_key]] += 1
                         if old < pt.F3 and new < pt.F3 and threat_dirs[p, T_FIVE, other] == 0:
@@ -578,7 +577,7 @@ _update_line_threats = _line_updater(False)
 def _count_cell(
     pattern: npt.NDArray[np.int8],
     counts: npt.NDArray[np.int32],
-    shape_key: npt.NDArray[np.int32],
+    keys: npt.NDArray[np.int32],
     threat_dirs: npt.NDArray[np.int8],
     threat_cells: npt.NDArray[np.int32],
     threat_pos: npt.NDArray[np.int32],
@@ -592,7 +591,7 @@ def _count_cell(
     and shape stay as they were: they count again when its stone is taken back.)"""
     for p in range(2):
         if full != 0:
-            counts[p, SHAPE_COLUMN[shape_key[p, cell]]] += sign
+            counts[p, SHAPE_COLUMN[keys[p, SHAPE_ROW, cell]]] += sign
         for d in range(4):
             code = pattern[p, d, cell]
             if full != 0:
@@ -646,7 +645,7 @@ def _play_kernels(full: bool) -> tuple[Any, Any]:
         player = board.info[I_TO_MOVE]
         colour = player + 1
         _count_cell(
-            board.pattern, board.counts, board.shape_key, board.threat_dirs, board.threat_cells,
+            board.pattern, board.counts, board.keys, board.threat_dirs, board.threat_cells,
             board.threat_pos, board.threat_size, cell, -1, 1 if full else 0,
         )  # fmt: skip
         if board.cand_pos[cell] >= 0:
@@ -657,13 +656,13 @@ def _play_kernels(full: bool) -> tuple[Any, Any]:
         if full:
             _update_line_cells(
                 board.cells, board.keys, board.pattern, board.table, board.counts,
-                board.shape_key, board.cell_value, board.threat_dirs, board.threat_cells,
+                board.cell_value, board.threat_dirs, board.threat_cells,
                 board.threat_pos, board.threat_size, board.offsets, cell, colour, 1,
             )  # fmt: skip
         else:
             _update_line_threats(
                 board.cells, board.keys, board.pattern, board.table, board.counts,
-                board.shape_key, board.cell_value, board.threat_dirs, board.threat_cells,
+                board.cell_value, board.threat_dirs, board.threat_cells,
                 board.threat_pos, board.threat_size, board.offsets, cell, colour, 1,
             )  # fmt: skip
         _update_near(board.near, board.cells, board.cand, board.cand_pos, board.info, cell, 1)
@@ -690,17 +689,17 @@ def _play_kernels(full: bool) -> tuple[Any, Any]:
         if full:
             _update_line_cells(
                 board.cells, board.keys, board.pattern, board.table, board.counts,
-                board.shape_key, board.cell_value, board.threat_dirs, board.threat_cells,
+                board.cell_value, board.threat_dirs, board.threat_cells,
                 board.threat_pos, board.threat_size, board.offsets, cell, colour, -1,
             )  # fmt: skip
         else:
             _update_line_threats(
                 board.cells, board.keys, board.pattern, board.table, board.counts,
-                board.shape_key, board.cell_value, board.threat_dirs, board.threat_cells,
+                board.cell_value, board.threat_dirs, board.threat_cells,
                 board.threat_pos, board.threat_size, board.offsets, cell, colour, -1,
             )  # fmt: skip
         _count_cell(
-            board.pattern, board.counts, board.shape_key, board.threat_dirs, board.threat_cells,
+            board.pattern, board.counts, board.keys, board.threat_dirs, board.threat_cells,
             board.threat_pos, board.threat_size, cell, 1, 1 if full else 0,
         )  # fmt: skip
         return int(cell)
