@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import random
@@ -96,14 +97,35 @@ def test_always_blocks_a_four(engine: GomokuEngine) -> None:
     assert state.format_move(best_move(engine, state)) == "a7"
 
 
+def slow_shape(codes: list[int]) -> int:
+    """The shape of a cell with these four codes, in plain Python (the oracle):
+    ``patterns.SHAPE_*``, or ``SHAPE_NONE`` for a five, straight or double four,
+    winning combination, or nothing that builds."""
+    n = collections.Counter(codes)
+    if n[pt.F5] or n[pt.F4] or n[pt.D4] or n[pt.B4] >= 2 or n[pt.F3] >= 2:
+        return pt.SHAPE_NONE
+    builders = n[pt.B3] + n[pt.F2]
+    if n[pt.B4]:
+        if n[pt.F3]:
+            return pt.SHAPE_NONE
+        return pt.SHAPE_FOUR_PLUS if builders else pt.SHAPE_NONE
+    if n[pt.F3]:
+        return pt.SHAPE_THREE_PLUS if builders else pt.SHAPE_NONE
+    if n[pt.B3] and builders >= 2:
+        return pt.SHAPE_BLOCK3_PLUS
+    return pt.SHAPE_DOUBLE_TWO if n[pt.F2] >= 2 else pt.SHAPE_NONE
+
+
 def slow_counts(state: Gomoku, table: np.ndarray) -> np.ndarray:
-    """Pattern counts recomputed from nothing, in plain Python (the oracle)."""
-    counts = np.zeros((2, pt.CODE_COUNT), np.int64)
+    """Pattern counts and cell shapes (``Board.counts``'s columns) recomputed from
+    nothing, in plain Python (the oracle)."""
+    counts = np.zeros((2, nb.COUNTS_LEN), np.int64)
     size = state.size
     for point, stone in enumerate(state.board):
         if stone:
             continue
         x, y = point % size, point // size
+        codes: list[list[int]] = [[], []]
         for dx, dy in ((1, 0), (0, 1), (1, 1), (-1, 1)):
             key = 0
             for k in range(-pt.REACH, pt.REACH + 1):
@@ -115,6 +137,12 @@ def slow_counts(state: Gomoku, table: np.ndarray) -> np.ndarray:
                 key |= value << (2 * slot)
             for player in (0, 1):
                 counts[player, table[player, key]] += 1
+                codes[player].append(int(table[player, key]))
+        for player in (0, 1):
+            shape = slow_shape(codes[player])
+            counts[
+                player, pt.CODE_COUNT + (pt.SHAPE_COUNT if shape == pt.SHAPE_NONE else shape)
+            ] += 1
     return counts
 
 
@@ -131,6 +159,16 @@ def random_state(rng: random.Random, size: int, stones: int, rule: Rule = Rule.S
 
 #: The evaluation's weights with every combination weight 0: pattern counts alone.
 PATTERNS_ONLY = eval_weights(dict(PATTERN_COUNTS_ONLY))
+#: Weights of the four cell shapes for the side to move (twice as much for the other).
+SHAPE_TEST_WEIGHTS = np.array([7, 5, 3, 2])
+PATTERNS_AND_SHAPES = eval_weights(
+    dict(PATTERN_COUNTS_ONLY)
+    | {f"attack.{name}": int(w) for name, w in zip(pt.SHAPE_NAMES, SHAPE_TEST_WEIGHTS, strict=True)}
+    | {
+        f"defence.{name}": 2 * int(w)
+        for name, w in zip(pt.SHAPE_NAMES, SHAPE_TEST_WEIGHTS, strict=True)
+    }
+)
 
 
 @pytest.mark.parametrize("rule", [Rule.STANDARD, Rule.FREESTYLE])
@@ -146,15 +184,86 @@ def test_incremental_counts_and_evaluation_equal_a_slow_recount(rule: Rule) -> N
         expected = slow_counts(state, pt.pattern_table(state.rule))
         assert (board.counts == expected).all()
         me, other = state.to_move, 1 - state.to_move
-        value = int(ATTACK_WEIGHTS @ expected[me] - DEFENCE_WEIGHTS @ expected[other])
+        codes = slice(0, pt.CODE_COUNT)
+        value = int(ATTACK_WEIGHTS @ expected[me, codes] - DEFENCE_WEIGHTS @ expected[other, codes])
         # (the combination cells' terms are checked in test_gomoku_eval_weights)
         assert ks.evaluate(board, PATTERNS_ONLY) == max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
+        shapes = slice(pt.CODE_COUNT, pt.CODE_COUNT + pt.SHAPE_COUNT)
+        value += int(SHAPE_TEST_WEIGHTS @ expected[me, shapes])
+        value -= int(2 * SHAPE_TEST_WEIGHTS @ expected[other, shapes])
+        assert ks.evaluate(board, PATTERNS_AND_SHAPES) == max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
         # play/undo restore everything
         before = (board.counts.copy(), board.keys.copy(), board.info[nb.I_HASH])
         nb.play(board, nb.to_cell(board, state.legal_moves()[0]))
         nb.undo(board)
         assert (board.counts == before[0]).all() and (board.keys == before[1]).all()
         assert board.info[nb.I_HASH] == before[2]
+
+
+#: Black's cell shapes at the point marked ``*`` (empty), by its lines through it.
+SHAPE_EXAMPLES = {
+    # an open two along the row and one down the column
+    pt.SHAPE_DOUBLE_TWO: """
+        .........
+        .........
+        .........
+        .........
+        .X.*.....
+        .........
+        ...X.....
+        .........
+        .........
+    """,
+    # an open three along the row, an open two down the column
+    pt.SHAPE_THREE_PLUS: """
+        .........
+        .........
+        .........
+        .........
+        .XX*.....
+        .........
+        ...X.....
+        .........
+        .........
+    """,
+    # a four along the row (blocked), an open two down the column
+    pt.SHAPE_FOUR_PLUS: """
+        .........
+        .........
+        .........
+        .........
+        OXXX*....
+        .........
+        ...XX....
+        .........
+        .........
+    """,
+    # a blocked three along the row, an open two down the column
+    pt.SHAPE_BLOCK3_PLUS: """
+        .........
+        .........
+        .........
+        .........
+        OXX*.....
+        .........
+        ...X.....
+        .........
+        .........
+    """,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPE_EXAMPLES))
+def test_a_cell_shape_is_read_from_its_lines(shape: int) -> None:
+    text = rows(SHAPE_EXAMPLES[shape])
+    y = next(i for i, row in enumerate(text) if "*" in row)
+    x = text[y].index("*")
+    state = board_state([row.replace("*", ".") for row in text], Rule.FREESTYLE)
+    board = nb.new_board(state.size, state.rule)
+    nb.load(board, state)
+    cell = nb.to_cell(board, state.point(x, y))
+    assert nb.shape_of(int(board.keys[0, nb.SHAPE_ROW, cell])) == shape
+    assert slow_counts(state, pt.pattern_table(state.rule))[0, pt.CODE_COUNT + shape] >= 1
 
 
 def assert_cell_values_recounted(board: nb.Board) -> None:

@@ -12,11 +12,14 @@ from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
 from abgames.ai.gomoku.player import PATTERN_COUNTS_ONLY, GomokuPlayer, make_tuned_player
+from abgames.ai.gomoku.player import SHAPE_NAMES as player_shape_names
 from abgames.ai.gomoku.weights import (
     COMBO_COUNT,
     EVAL_ATTACK_COMBO,
+    EVAL_ATTACK_SHAPE,
     EVAL_COMBO_ON,
     EVAL_DEFENCE_COMBO,
+    EVAL_DEFENCE_SHAPE,
     EVAL_LEN,
     EVAL_NAMES,
     EVAL_WEIGHTS,
@@ -196,14 +199,22 @@ def make_player_settings(level: str) -> EngineSettings:
 
 
 def test_levels_below_hard_score_pattern_counts_alone() -> None:
-    """`medium` and `classic` leave the opponent's combination cells out of their
-    evaluation (a tuned override keeps that); `hard` and `max` count them."""
+    """`medium` and `classic` leave the opponent's combination cells and both sides'
+    cell shapes out of their evaluation (a tuned override keeps that); `hard` and
+    `max` count them."""
 
     def combos_on(settings: EngineSettings) -> int:
         return int(eval_weights(dict(settings.eval_overrides))[EVAL_COMBO_ON])
 
-    assert [combos_on(make_player_settings(level)) for level in ("medium", "classic")] == [0, 0]
-    assert [combos_on(make_player_settings(level)) for level in ("hard", "max")] == [1, 1]
+    def shapes_on(settings: EngineSettings) -> bool:
+        vector = eval_weights(dict(settings.eval_overrides))
+        return bool(vector[EVAL_ATTACK_SHAPE : EVAL_DEFENCE_SHAPE + pt.SHAPE_COUNT].any())
+
+    assert player_shape_names == pt.SHAPE_NAMES  # spelt out in player.py
+    for level, counted in (("medium", False), ("classic", False), ("hard", True), ("max", True)):
+        settings = make_player_settings(level)
+        assert combos_on(settings) == int(counted), level
+        assert shapes_on(settings) == counted, level
     tuned = make_tuned_player("medium", None, (("attack.f3", 50),))
     assert isinstance(tuned, GomokuPlayer)
     assert combos_on(tuned.settings) == 0

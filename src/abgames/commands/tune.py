@@ -49,6 +49,14 @@ DEFAULT_SCALES: dict[str, float] = {
     "defence.double_four": 200.0,
     "defence.four_three": 200.0,
     "defence.double_three": 80.0,
+    "attack.four_plus": 20.0,
+    "attack.three_plus": 30.0,
+    "attack.block3_plus": 10.0,
+    "attack.double_two": 7.5,
+    "defence.four_plus": 15.0,
+    "defence.three_plus": 20.0,
+    "defence.block3_plus": 7.5,
+    "defence.double_two": 5.0,
 }
 #: Where the combination weights start when the engine's value is 0 (not used yet).
 COMBO_STARTS: dict[str, int] = {

@@ -13,8 +13,10 @@ points around it on that line as that player sees them (empty, own, blocked: see
 see ``pattern_table_for``); ``play``/``undo`` change only the keys of the 40 (32)
 cells a stone can see, and with them the pattern codes
 ``pattern[player, direction, cell]`` (a lookup in a table small enough to stay in
-cache), each cell's combined ``cell_value`` and the per-player pattern
-counts ``counts[player, code]`` (over empty cells) that the evaluation reads.
+cache), each cell's combined ``cell_value``, and the per-player counts (over empty
+cells) that the evaluation reads: ``counts[player, code]`` of pattern codes (a cell
+and direction each) and ``counts[player, CODE_COUNT + shape]`` of cells of each shape
+(``patterns.SHAPE_*``: what a stone there builds across its four lines).
 
 The move generators read two kinds of incremental sets, never a board scan:
 
@@ -84,6 +86,10 @@ CODE_THREAT[pt.F4] = T_FOUR
 CODE_THREAT[pt.D4] = T_FOUR
 CODE_THREAT[pt.F3] = T_THREE
 
+#: Columns of ``Board.counts``: the pattern codes, the cell shapes, then the cells of
+#: no shape (a column only so that play and undo count shapes without a branch).
+COUNTS_LEN = pt.CODE_COUNT + pt.SHAPE_COUNT + 1
+
 RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 2}
 
 # Forbidden kinds returned by ``forbidden``.
@@ -98,10 +104,10 @@ class Board(NamedTuple):
     """All the engine's per-position arrays (a NamedTuple so numba can take it whole)."""
 
     cells: npt.NDArray[np.int8]  # EMPTY, 1 black, 2 white, WALL
-    keys: npt.NDArray[np.int32]  # [player, direction, cell] base-3 line key
+    keys: npt.NDArray[np.int32]  # [player, direction, cell] line key; row 4: shape key
     pattern: npt.NDArray[np.int8]  # [player, direction, cell] pattern code
     cell_value: npt.NDArray[np.int32]  # [player, cell] ordering value of playing there
-    counts: npt.NDArray[np.int32]  # [player, code] over empty cells and directions
+    counts: npt.NDArray[np.int32]  # [player, code or CODE_COUNT + shape] over empty cells
     near: npt.NDArray[np.int16]  # stones within two points (Chebyshev)
     cand: npt.NDArray[np.int32]  # the candidate set (empty cells with near > 0)
     cand_pos: npt.NDArray[np.int32]  # [cell] index in ``cand`` or -1
@@ -177,6 +183,7 @@ _UPDATE_SIGNATURE = types.void(
 _COUNT_CELL_SIGNATURE = types.void(
     types.int8[:, :, ::1],  # pattern
     types.int32[:, ::1],  # counts
+    types.int32[:, :, ::1],  # keys
     types.int8[:, :, ::1],  # threat_dirs
     types.int32[:, :, ::1],  # threat_cells
     types.int32[:, :, ::1],  # threat_pos
@@ -205,10 +212,10 @@ def new_board(size: int, rule: Rule) -> Board:
     rng = np.random.default_rng(0x60B0)
     board = Board(
         cells=np.full(count, WALL, np.int8),
-        keys=np.zeros((2, 4, count), np.int32),
+        keys=np.zeros((2, 5, count), np.int32),
         pattern=np.zeros((2, 4, count), np.int8),
         cell_value=np.zeros((2, count), np.int32),
-        counts=np.zeros((2, pt.CODE_COUNT), np.int32),
+        counts=np.zeros((2, COUNTS_LEN), np.int32),
         near=np.zeros(count, np.int16),
         cand=np.zeros(count, np.int32),
         cand_pos=np.full(count, -1, np.int32),
@@ -327,6 +334,11 @@ def _initialise(board: Board) -> None:
                 _code_in(board, p, code, cell)
         for p in range(2):
             board.cell_value[p, cell] = _cell_value(board.pattern, p, cell)
+            key = 0
+            for d in range(4):
+                key += SHAPE_KEY_STEP[board.pattern[p, d, cell]]
+            board.keys[p, SHAPE_ROW, cell] = key
+            board.counts[p, SHAPE_COLUMN[key]] += 1
 
 
 @njit(_CELL_VALUE_SIGNATURE, cache=True, nogil=True, _nrt=False)
@@ -355,6 +367,47 @@ def _cell_value(pattern: npt.NDArray[np.int8], player: int, cell: int) -> int:
     elif threes >= 2:
         total += CELL_DOUBLE_THREE
     return total
+
+
+#: What each code adds to a cell's shape key: the key counts the cell's lines with an
+#: ``F2``, a ``B3``, an ``F3``, a ``B4``, and a straight or double four or a five, as
+#: the digits of a base-5 number (a cell has four lines). Play and undo add the
+#: difference when a line's code changes, and ``SHAPE_COLUMN`` (small enough to stay in
+#: the processor's fastest cache) maps the key to the cell's column of
+#: ``Board.counts``: one lookup, not four lines read.
+#: The row of ``Board.keys`` that holds each cell's shape key (``keys[player, 4, cell]``;
+#: rows 0-3 are the line keys). A row of an array the kernels already take, not an array
+#: of its own: every ``Board`` field is passed along on each call.
+SHAPE_ROW = 4
+SHAPE_KEY_STEP = np.zeros(pt.CODE_COUNT, np.int32)
+SHAPE_KEY_STEP[pt.F2] = 1
+SHAPE_KEY_STEP[pt.B3] = 5
+SHAPE_KEY_STEP[pt.F3] = 5**2
+SHAPE_KEY_STEP[pt.B4] = 5**3
+SHAPE_KEY_STEP[pt.F4] = SHAPE_KEY_STEP[pt.D4] = SHAPE_KEY_STEP[pt.F5] = 5**4
+
+
+def shape_of(key: int) -> int:
+    """The shape (``patterns.SHAPE_*``) of a cell whose shape key is ``key``."""
+    twos, blocked_threes, threes, fours, more = ((key // 5**i) % 5 for i in range(5))
+    builders = blocked_threes + twos
+    if more or fours >= 2 or threes >= 2 or (fours and threes):
+        return pt.SHAPE_NONE  # a five, a straight four or a combination that wins by force
+    if fours:
+        return pt.SHAPE_FOUR_PLUS if builders else pt.SHAPE_NONE
+    if threes:
+        return pt.SHAPE_THREE_PLUS if builders else pt.SHAPE_NONE
+    if blocked_threes and builders >= 2:
+        return pt.SHAPE_BLOCK3_PLUS
+    return pt.SHAPE_DOUBLE_TWO if twos >= 2 else pt.SHAPE_NONE
+
+
+#: ``Board.counts``'s column of a cell with each shape key.
+SHAPE_COLUMN = np.array(
+    [pt.CODE_COUNT + (pt.SHAPE_COUNT if shape == pt.SHAPE_NONE else shape) for shape in
+     map(shape_of, range(5**5))],
+    np.int32,
+)  # fmt: skip
 
 
 # Kernels are compiled with ``_nrt=False`` (no reference counting) unless they
@@ -501,6 +554,12 @@ def _line_updater(full: bool) -> Any:
                             continue
                         counts[p, old] -= 1
                         counts[p, new] += 1
+                        # The cell's shape, moved between columns without a branch.
+                        old_key = keys[p, SHAPE_ROW, other]
+                        new_key = old_key + SHAPE_KEY_STEP[new] - SHAPE_KEY_STEP[old]
+                        keys[p, SHAPE_ROW, other] = new_key
+                        counts[p, SHAPE_COLUMN[old_key]] -= 1
+                        counts[p, SHAPE_COLUMN[new_key]] += 1
                         if old < pt.F3 and new < pt.F3 and threat_dirs[p, T_FIVE, other] == 0:
                             # No combination bonus changes: the weights' difference is exact.
                             cell_value[p, other] += ORDER_WEIGHTS[new] - ORDER_WEIGHTS[old]
@@ -518,6 +577,7 @@ _update_line_threats = _line_updater(False)
 def _count_cell(
     pattern: npt.NDArray[np.int8],
     counts: npt.NDArray[np.int32],
+    keys: npt.NDArray[np.int32],
     threat_dirs: npt.NDArray[np.int8],
     threat_cells: npt.NDArray[np.int32],
     threat_pos: npt.NDArray[np.int32],
@@ -527,8 +587,11 @@ def _count_cell(
     full: int,
 ) -> None:
     """Add (sign 1) or remove (-1) ``cell``'s own pattern codes from the threat sets
-    and (``full`` 1) the counts."""
+    and (``full`` 1) its codes and shape from the counts. (An occupied cell's codes
+    and shape stay as they were: they count again when its stone is taken back.)"""
     for p in range(2):
+        if full != 0:
+            counts[p, SHAPE_COLUMN[keys[p, SHAPE_ROW, cell]]] += sign
         for d in range(4):
             code = pattern[p, d, cell]
             if full != 0:
@@ -582,7 +645,7 @@ def _play_kernels(full: bool) -> tuple[Any, Any]:
         player = board.info[I_TO_MOVE]
         colour = player + 1
         _count_cell(
-            board.pattern, board.counts, board.threat_dirs, board.threat_cells,
+            board.pattern, board.counts, board.keys, board.threat_dirs, board.threat_cells,
             board.threat_pos, board.threat_size, cell, -1, 1 if full else 0,
         )  # fmt: skip
         if board.cand_pos[cell] >= 0:
@@ -593,14 +656,14 @@ def _play_kernels(full: bool) -> tuple[Any, Any]:
         if full:
             _update_line_cells(
                 board.cells, board.keys, board.pattern, board.table, board.counts,
-                board.cell_value, board.threat_dirs, board.threat_cells, board.threat_pos,
-                board.threat_size, board.offsets, cell, colour, 1,
+                board.cell_value, board.threat_dirs, board.threat_cells,
+                board.threat_pos, board.threat_size, board.offsets, cell, colour, 1,
             )  # fmt: skip
         else:
             _update_line_threats(
                 board.cells, board.keys, board.pattern, board.table, board.counts,
-                board.cell_value, board.threat_dirs, board.threat_cells, board.threat_pos,
-                board.threat_size, board.offsets, cell, colour, 1,
+                board.cell_value, board.threat_dirs, board.threat_cells,
+                board.threat_pos, board.threat_size, board.offsets, cell, colour, 1,
             )  # fmt: skip
         _update_near(board.near, board.cells, board.cand, board.cand_pos, board.info, cell, 1)
         board.info[I_HASH] ^= board.zobrist[player, cell]
@@ -626,17 +689,17 @@ def _play_kernels(full: bool) -> tuple[Any, Any]:
         if full:
             _update_line_cells(
                 board.cells, board.keys, board.pattern, board.table, board.counts,
-                board.cell_value, board.threat_dirs, board.threat_cells, board.threat_pos,
-                board.threat_size, board.offsets, cell, colour, -1,
+                board.cell_value, board.threat_dirs, board.threat_cells,
+                board.threat_pos, board.threat_size, board.offsets, cell, colour, -1,
             )  # fmt: skip
         else:
             _update_line_threats(
                 board.cells, board.keys, board.pattern, board.table, board.counts,
-                board.cell_value, board.threat_dirs, board.threat_cells, board.threat_pos,
-                board.threat_size, board.offsets, cell, colour, -1,
+                board.cell_value, board.threat_dirs, board.threat_cells,
+                board.threat_pos, board.threat_size, board.offsets, cell, colour, -1,
             )  # fmt: skip
         _count_cell(
-            board.pattern, board.counts, board.threat_dirs, board.threat_cells,
+            board.pattern, board.counts, board.keys, board.threat_dirs, board.threat_cells,
             board.threat_pos, board.threat_size, cell, 1, 1 if full else 0,
         )  # fmt: skip
         return int(cell)

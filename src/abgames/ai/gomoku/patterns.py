@@ -42,6 +42,20 @@ OL = 11
 CODE_COUNT = 12
 CODE_NAMES = ("DEAD", "B1", "F1", "B2", "F2", "B3", "F3", "B4", "F4", "D4", "F5", "OL")
 
+#: Cell shapes: what one stone at an empty cell builds across its four lines, below the
+#: combinations that threaten a win by force (double four, four-three, double three):
+#: ``FOUR_PLUS`` a four (``B4``) and a ``B3`` or ``F2`` on another line; ``THREE_PLUS``
+#: a three that becomes a straight four (``F3``) and a ``B3`` or ``F2``; ``BLOCK3_PLUS``
+#: a ``B3`` and another ``B3`` or an ``F2``; ``DOUBLE_TWO`` two ``F2``. The board
+#: counts each player's cells of each shape (``SHAPE_NONE``: none of these).
+SHAPE_NONE = -1
+SHAPE_FOUR_PLUS = 0
+SHAPE_THREE_PLUS = 1
+SHAPE_BLOCK3_PLUS = 2
+SHAPE_DOUBLE_TWO = 3
+SHAPE_COUNT = 4
+SHAPE_NAMES = ("four_plus", "three_plus", "block3_plus", "double_two")
+
 #: Points read on each side of the centre.
 REACH = 5
 SLOTS = 2 * REACH

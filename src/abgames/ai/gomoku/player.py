@@ -35,12 +35,17 @@ from abgames.search.result import SearchResult
 if TYPE_CHECKING:
     from abgames.ai.gomoku.engine import GomokuEngine
 
-#: The opponent's combination cells left out of the evaluation: the levels below
-#: ``hard`` and the textbook baseline score pattern counts alone.
+#: The cell shapes' names (``patterns.SHAPE_NAMES``), spelt out here: naming a level
+#: imports no kernel module.
+SHAPE_NAMES = ("four_plus", "three_plus", "block3_plus", "double_two")
+#: The opponent's combination cells and both sides' cell shapes left out of the
+#: evaluation: the levels below ``hard`` and the textbook baseline score pattern
+#: counts alone.
 PATTERN_COUNTS_ONLY = (
     ("defence.double_four", 0),
     ("defence.four_three", 0),
     ("defence.double_three", 0),
+    *((f"{side}.{shape}", 0) for side in ("attack", "defence") for shape in SHAPE_NAMES),
 )
 
 LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {

@@ -62,9 +62,11 @@ from abgames.ai.gomoku.weights import (
     DEFENCE_ORDER_PERCENT,
     EVAL_ATTACK,
     EVAL_ATTACK_COMBO,
+    EVAL_ATTACK_SHAPE,
     EVAL_COMBO_ON,
     EVAL_DEFENCE,
     EVAL_DEFENCE_COMBO,
+    EVAL_DEFENCE_SHAPE,
     EVAL_LIMIT,
     EVAL_WEIGHTS,
 )
@@ -237,15 +239,19 @@ def _has_code(board: Board, player: int, cell: int, code: int) -> bool:
 
 @njit(cache=True, nogil=True)
 def evaluate(board: Board, weights: npt.NDArray[np.int64]) -> int:
-    """A heuristic score for the side to move: both sides' pattern counts (attack
-    weights for the side to move, defence weights for the other) and combination
-    cells, weighted by ``weights`` (laid out as ``weights.EVAL_NAMES``)."""
+    """A heuristic score for the side to move: both sides' pattern counts and cell
+    shapes (attack weights for the side to move, defence weights for the other) and
+    combination cells, weighted by ``weights`` (laid out as ``weights.EVAL_NAMES``)."""
     me = board.info[I_TO_MOVE]
     other = 1 - me
     score = 0
     for code in range(pt.CODE_COUNT):
         score += weights[EVAL_ATTACK + code] * board.counts[me, code]
         score -= weights[EVAL_DEFENCE + code] * board.counts[other, code]
+    for shape in range(pt.SHAPE_COUNT):
+        column = pt.CODE_COUNT + shape
+        score += weights[EVAL_ATTACK_SHAPE + shape] * board.counts[me, column]
+        score -= weights[EVAL_DEFENCE_SHAPE + shape] * board.counts[other, column]
     if weights[EVAL_COMBO_ON] != 0:
         score += _combo_score(board, me, weights, EVAL_ATTACK_COMBO)
         score -= _combo_score(board, other, weights, EVAL_DEFENCE_COMBO)

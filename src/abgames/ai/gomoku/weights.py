@@ -16,7 +16,7 @@ from collections.abc import Mapping
 import numpy as np
 import numpy.typing as npt
 
-from abgames.ai.gomoku.patterns import CODE_COUNT, CODE_NAMES
+from abgames.ai.gomoku.patterns import CODE_COUNT, CODE_NAMES, SHAPE_COUNT, SHAPE_NAMES
 
 # --- move ordering: the value of playing a cell, per direction's code -------------------
 ORDER_WEIGHTS = np.array([0, 1, 3, 6, 20, 25, 120, 140, 1500, 1500, 0, 0], np.int32)
@@ -55,6 +55,13 @@ COMBO_NAMES = ("double_four", "four_three", "double_three")
 ATTACK_COMBO_WEIGHTS = np.array([0, 0, 0], np.int64)
 DEFENCE_COMBO_WEIGHTS = np.array([720, 640, 400], np.int64)
 
+# --- evaluation: cell shapes (``patterns.SHAPE_*``), per cell of each shape --------------
+#: What a stone would build across a cell's lines below the combinations above (a four
+#: or an open three with a second line, two blocked threes, two open twos): the
+#: ground a side's next threats grow from. Read from the board's incremental counts.
+ATTACK_SHAPE_WEIGHTS = np.array([80, 120, 40, 30], np.int64)
+DEFENCE_SHAPE_WEIGHTS = np.array([60, 80, 30, 20], np.int64)
+
 #: The evaluation is clamped well inside the heuristic range.
 EVAL_LIMIT = 200_000
 
@@ -64,9 +71,11 @@ EVAL_ATTACK = 0
 EVAL_DEFENCE = CODE_COUNT
 EVAL_ATTACK_COMBO = 2 * CODE_COUNT
 EVAL_DEFENCE_COMBO = 2 * CODE_COUNT + COMBO_COUNT
+EVAL_ATTACK_SHAPE = 2 * CODE_COUNT + 2 * COMBO_COUNT
+EVAL_DEFENCE_SHAPE = EVAL_ATTACK_SHAPE + SHAPE_COUNT
 #: Not a weight: 1 when some combination weight is not 0 (``eval_weights`` sets it), so
 #: the evaluation skips reading the threat sets when they count for nothing.
-EVAL_COMBO_ON = 2 * CODE_COUNT + 2 * COMBO_COUNT
+EVAL_COMBO_ON = EVAL_DEFENCE_SHAPE + SHAPE_COUNT
 EVAL_LEN = EVAL_COMBO_ON + 1
 #: ``attack.f3``, ``defence.b4``, ``attack.four_three``, ... : one name per weight (the
 #: vector's last entry, ``EVAL_COMBO_ON``, is a flag, not a weight).
@@ -75,6 +84,8 @@ EVAL_NAMES: tuple[str, ...] = (
     + tuple(f"defence.{name.lower()}" for name in CODE_NAMES)
     + tuple(f"attack.{name}" for name in COMBO_NAMES)
     + tuple(f"defence.{name}" for name in COMBO_NAMES)
+    + tuple(f"attack.{name}" for name in SHAPE_NAMES)
+    + tuple(f"defence.{name}" for name in SHAPE_NAMES)
 )
 EVAL_WEIGHTS: npt.NDArray[np.int64] = np.concatenate(
     (
@@ -82,6 +93,8 @@ EVAL_WEIGHTS: npt.NDArray[np.int64] = np.concatenate(
         DEFENCE_WEIGHTS,
         ATTACK_COMBO_WEIGHTS,
         DEFENCE_COMBO_WEIGHTS,
+        ATTACK_SHAPE_WEIGHTS,
+        DEFENCE_SHAPE_WEIGHTS,
         [int(ATTACK_COMBO_WEIGHTS.any() or DEFENCE_COMBO_WEIGHTS.any())],
     )
 ).astype(np.int64)
@@ -103,5 +116,5 @@ def eval_weights(overrides: Mapping[str, int] | None = None) -> npt.NDArray[np.i
         if not -EVAL_WEIGHT_LIMIT <= value <= EVAL_WEIGHT_LIMIT:
             raise ValueError(f"evaluation weight {name} = {value} is beyond ±{EVAL_WEIGHT_LIMIT:,}")
         vector[EVAL_NAMES.index(name)] = value
-    vector[EVAL_COMBO_ON] = int(vector[EVAL_ATTACK_COMBO:EVAL_COMBO_ON].any())
+    vector[EVAL_COMBO_ON] = int(vector[EVAL_ATTACK_COMBO:EVAL_ATTACK_SHAPE].any())
     return vector
