@@ -369,16 +369,16 @@ def _cell_value(pattern: npt.NDArray[np.int8], player: int, cell: int) -> int:
     return total
 
 
+#: The row of ``Board.keys`` that holds each cell's shape key (``keys[player, 4, cell]``;
+#: rows 0-3 are the line keys). A row of an array the kernels already take, not an array
+#: of its own: every ``Board`` field is passed along on each call.
+SHAPE_ROW = 4
 #: What each code adds to a cell's shape key: the key counts the cell's lines with an
 #: ``F2``, a ``B3``, an ``F3``, a ``B4``, and a straight or double four or a five, as
 #: the digits of a base-5 number (a cell has four lines). Play and undo add the
 #: difference when a line's code changes, and ``SHAPE_COLUMN`` (small enough to stay in
 #: the processor's fastest cache) maps the key to the cell's column of
 #: ``Board.counts``: one lookup, not four lines read.
-#: The row of ``Board.keys`` that holds each cell's shape key (``keys[player, 4, cell]``;
-#: rows 0-3 are the line keys). A row of an array the kernels already take, not an array
-#: of its own: every ``Board`` field is passed along on each call.
-SHAPE_ROW = 4
 SHAPE_KEY_STEP = np.zeros(pt.CODE_COUNT, np.int32)
 SHAPE_KEY_STEP[pt.F2] = 1
 SHAPE_KEY_STEP[pt.B3] = 5
