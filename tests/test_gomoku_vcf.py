@@ -17,7 +17,7 @@ from abgames.games.gomoku import Gomoku, Rule
 from conftest import SHARED_DATA
 
 #: Arrays ``play_threat`` leaves stale until its ``undo_threat``.
-STALE = ("counts", "cell_value")
+STALE = ("counts", "cell_value")  # and the shape keys, row ``SHAPE_ROW`` of ``keys``
 
 
 def dense_state(rng: random.Random, rule: Rule, stones: int) -> Gomoku:
@@ -43,7 +43,10 @@ def assert_same_boards(full: nb.Board, light: nb.Board, stale_too: bool) -> None
     for name in nb.Board._fields:
         if name in STALE and not stale_too:
             continue
-        assert np.array_equal(getattr(full, name), getattr(light, name)), name
+        mine, theirs = getattr(full, name), getattr(light, name)
+        if name == "keys" and not stale_too:  # the shape keys' row is left stale too
+            mine, theirs = mine[:, : nb.SHAPE_ROW], theirs[:, : nb.SHAPE_ROW]
+        assert np.array_equal(mine, theirs), name
 
 
 @pytest.mark.parametrize("rule", list(Rule))
