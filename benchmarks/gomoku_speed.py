@@ -22,12 +22,15 @@ import subprocess
 import sys
 import time
 
-#: Fixed midgame openings (freestyle, 15x15), in Renju notation.
+#: Fixed quiet midgame positions (freestyle, 15x15), in Renju notation: piskvork
+#: openings 7 to 11 moves on, from games of ``hard`` against Rapfi 2018, where neither
+#: side has a win the search proves by depth 7 (the positions used before had become
+#: forced wins that static wins and the leaf VCF resolve in a few hundred nodes).
 POSITIONS = (
-    "h8 i9 h9 h10 i8 g8 j7 k6 i6 j9 g9 k8",
-    "h8 h9 i9 g7 i7 i8 j8 k9 g9 f10 j10 k11",
-    "h8 i7 g7 g9 i8 h10 j10 f8 k11 l12",
-    "h8 g9 i9 i8 g7 j10 h7 h6 f8 e9",
+    "h8 i8 i5 h9 j6 j9 k7 l8 k5 g9",
+    "h8 i7 h5 g7 j7 h6 i8 j8 g5 k6 i6 k8 k7 j5",
+    "h8 i7 h5 h6 g5 f5 g7 f6 g6 g8 f7 i4 g4 g3",
+    "h8 i8 k8 j7 h9 h10 j9 i10 i9 k9 j10 g7 f9 g9",
 )
 
 
