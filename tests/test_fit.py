@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -187,3 +188,13 @@ def test_the_command_fits_labels_and_refuses_nonsense(tmp_path: Path) -> None:
         assert message in refused.stderr and "Traceback" not in refused.stderr
     few = abgames("fit", "gomoku", "--labels", "none.jsonl", cwd=tmp_path)
     assert few.returncode == 2 and "holds 0 scored positions" in few.stderr
+
+
+def test_the_command_scores_the_positions_of_arena_games(tmp_path: Path) -> None:
+    _records(tmp_path / "games.jsonl")
+    teacher = shlex.join([*BRAIN, "--scores"])
+    done = abgames("fit", "gomoku", "--teacher", teacher, "--games", "games.jsonl",
+                   "--labels", "new.jsonl", "--teacher-ms", "200", cwd=tmp_path)  # fmt: skip
+    assert "2 positions in the games: 2 scored now" in done.stderr, done.stderr
+    assert [label.score for label in load_labels(tmp_path / "new.jsonl")] == [56, 70]
+    assert done.returncode == 2 and "holds 2 scored positions; fit from 200" in done.stderr
