@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "abgames.commands.pbrain",
     "abgames.commands.arena",
     "abgames.commands.tune",
+    "abgames.commands.fit",
 )
 
 

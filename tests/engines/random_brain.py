@@ -7,6 +7,9 @@ Run as ``python random_brain.py [--mode MODE] [--after N] [--seed S]``:
 - ``garbage``: answers its move ``N`` with a line that is not a move;
 - ``slow``: sleeps ``--sleep`` seconds (default 30) before its move ``N``.
 
+With ``--scores`` it writes ``MESSAGE depth 1 score S`` before each move, ``S``
+seven times the stones on the board (a teacher for ``abgames fit``).
+
 It knows nothing of Renju, so as black it may play a forbidden point.
 """
 
@@ -24,6 +27,7 @@ def main() -> int:
     parser.add_argument("--after", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sleep", type=float, default=30.0)
+    parser.add_argument("--scores", action="store_true")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     size = 15
@@ -53,6 +57,8 @@ def main() -> int:
             if any((x + dx, y + dy) in stones for dx in (-1, 0, 1) for dy in (-1, 0, 1))
         ]
         choice = (size // 2, size // 2) if not stones else rng.choice(near or empty)
+        if args.scores:
+            send(f"MESSAGE depth 1 score {7 * len(stones)}")
         stones[choice] = 1
         send("MESSAGE thinking hard")
         send(f"{choice[0]},{choice[1]}")

@@ -68,6 +68,7 @@ from abgames.ai.gomoku.weights import (
     EVAL_DEFENCE_COMBO,
     EVAL_DEFENCE_SHAPE,
     EVAL_LIMIT,
+    EVAL_TEMPO,
     EVAL_WEIGHTS,
 )
 from abgames.search.score import WIN, WIN_THRESHOLD
@@ -240,8 +241,9 @@ def _has_code(board: Board, player: int, cell: int, code: int) -> bool:
 @njit(cache=True, nogil=True)
 def evaluate(board: Board, weights: npt.NDArray[np.int64]) -> int:
     """A heuristic score for the side to move: both sides' pattern counts and cell
-    shapes (attack weights for the side to move, defence weights for the other) and
-    combination cells, weighted by ``weights`` (laid out as ``weights.EVAL_NAMES``)."""
+    shapes (attack weights for the side to move, defence weights for the other),
+    combination cells and the move in hand, weighted by ``weights`` (laid out as
+    ``weights.EVAL_NAMES``)."""
     me = board.info[I_TO_MOVE]
     other = 1 - me
     score = 0
@@ -252,6 +254,7 @@ def evaluate(board: Board, weights: npt.NDArray[np.int64]) -> int:
         column = pt.CODE_COUNT + shape
         score += weights[EVAL_ATTACK_SHAPE + shape] * board.counts[me, column]
         score -= weights[EVAL_DEFENCE_SHAPE + shape] * board.counts[other, column]
+    score += weights[EVAL_TEMPO]
     if weights[EVAL_COMBO_ON] != 0:
         score += _combo_score(board, me, weights, EVAL_ATTACK_COMBO)
         score -= _combo_score(board, other, weights, EVAL_DEFENCE_COMBO)

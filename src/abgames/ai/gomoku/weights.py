@@ -62,6 +62,14 @@ DEFENCE_COMBO_WEIGHTS = np.array([720, 640, 400], np.int64)
 ATTACK_SHAPE_WEIGHTS = np.array([80, 120, 40, 30], np.int64)
 DEFENCE_SHAPE_WEIGHTS = np.array([60, 80, 30, 20], np.int64)
 
+# --- evaluation: the move in hand ------------------------------------------------------
+#: Added for the side to move. At a search's leaves after the root side's move the
+#: position judged is the best of many, its errors picked in the root side's favour;
+#: with weights that leave this uncorrected the scores of odd depths run hundreds above
+#: those of even depths, and this evens them out. The default weights need none: their
+#: building patterns favour the side to move instead (``ATTACK_WEIGHTS``; docs/tuning.md).
+TEMPO_WEIGHT = 0
+
 #: The evaluation is clamped well inside the heuristic range.
 EVAL_LIMIT = 200_000
 
@@ -73,9 +81,10 @@ EVAL_ATTACK_COMBO = 2 * CODE_COUNT
 EVAL_DEFENCE_COMBO = 2 * CODE_COUNT + COMBO_COUNT
 EVAL_ATTACK_SHAPE = 2 * CODE_COUNT + 2 * COMBO_COUNT
 EVAL_DEFENCE_SHAPE = EVAL_ATTACK_SHAPE + SHAPE_COUNT
+EVAL_TEMPO = EVAL_DEFENCE_SHAPE + SHAPE_COUNT
 #: Not a weight: 1 when some combination weight is not 0 (``eval_weights`` sets it), so
 #: the evaluation skips reading the threat sets when they count for nothing.
-EVAL_COMBO_ON = EVAL_DEFENCE_SHAPE + SHAPE_COUNT
+EVAL_COMBO_ON = EVAL_TEMPO + 1
 EVAL_LEN = EVAL_COMBO_ON + 1
 #: ``attack.f3``, ``defence.b4``, ``attack.four_three``, ... : one name per weight (the
 #: vector's last entry, ``EVAL_COMBO_ON``, is a flag, not a weight).
@@ -86,6 +95,7 @@ EVAL_NAMES: tuple[str, ...] = (
     + tuple(f"defence.{name}" for name in COMBO_NAMES)
     + tuple(f"attack.{name}" for name in SHAPE_NAMES)
     + tuple(f"defence.{name}" for name in SHAPE_NAMES)
+    + ("tempo",)
 )
 EVAL_WEIGHTS: npt.NDArray[np.int64] = np.concatenate(
     (
@@ -95,6 +105,7 @@ EVAL_WEIGHTS: npt.NDArray[np.int64] = np.concatenate(
         DEFENCE_COMBO_WEIGHTS,
         ATTACK_SHAPE_WEIGHTS,
         DEFENCE_SHAPE_WEIGHTS,
+        [TEMPO_WEIGHT],
         [int(ATTACK_COMBO_WEIGHTS.any() or DEFENCE_COMBO_WEIGHTS.any())],
     )
 ).astype(np.int64)
