@@ -55,6 +55,9 @@ def test_the_fit_recovers_the_teachers_weights_and_keeps_the_spread() -> None:
     scores[:10] = 30000
     fixed = fit_weights(features, scores, start, free, keep_spread=False)
     assert fixed.weights[3] == 10.0 and fixed.positions == 2990
+    kept = fit_weights(features, scores, start, free)
+    assert kept.weights[3] == 10.0
+    assert (features[10:] @ kept.weights).std() == pytest.approx((features[10:] @ start).std())
 
 
 def test_the_fit_refuses_what_it_cannot_fit() -> None:

@@ -75,6 +75,22 @@ def _correlation(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> floa
     return float(np.corrcoef(a, b)[0, 1])
 
 
+def _spread_factor(
+    fixed: npt.NDArray[np.float64], fitted: npt.NDArray[np.float64], variance: float
+) -> float:
+    """The factor ``s > 0`` with ``var(fixed + s·fitted) = variance``, or, when no
+    factor reaches it, the one that comes closest."""
+    a = float(fitted.var())
+    b = float(np.cov(fixed, fitted, bias=True)[0, 1])
+    c = float(fixed.var()) - variance
+    root = b * b - a * c
+    if a == 0:
+        return 1.0
+    if root < 0:
+        return max(-b / a, 0.0)
+    return max((-b + float(np.sqrt(root))) / a, 0.0)
+
+
 def fit_weights(
     features: npt.NDArray[np.float64],
     scores: Sequence[int] | npt.NDArray[np.float64],
@@ -136,7 +152,11 @@ def fit_weights(
     after = matrix @ weights
     factor = 1.0
     if keep_spread and after.std() > 0:
-        factor = float(before.std() / after.std())
+        factor = _spread_factor(
+            matrix @ np.where(free, 0.0, weights),
+            matrix @ np.where(free, weights, 0.0),
+            float(before.var()),
+        )
         weights = np.where(free, weights * factor, weights)
         after = matrix @ weights
     return FitResult(
