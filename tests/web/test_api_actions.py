@@ -119,9 +119,17 @@ def test_ai_vs_ai_pause_step_resume_and_delay(c: TestClient) -> None:
     if state["status"] == "over":
         c.post(url(game_id, "new"), headers=headers)
         played = 0
-    c.post(url(game_id, "control"), json={"action": "step"}, headers=headers)
+    stepped = c.post(url(game_id, "control"), json={"action": "step"}, headers=headers)
+    assert stepped.status_code == 200, stepped.text
+    # The game stays paused while the stepped move is chosen: wait for the move.
+    deadline = time.monotonic() + 10
     state = wait_for(c, game_id, headers, "paused")
+    while len(state["moves"]) == played and time.monotonic() < deadline:
+        time.sleep(0.02)
+        state = wait_for(c, game_id, headers, "paused")
     assert len(state["moves"]) == played + 1
+    time.sleep(0.2)  # and one step is one move
+    assert len(c.get(url(game_id), headers=headers).json()["moves"]) == played + 1
     state = c.post(
         url(game_id, "control"), json={"action": "resume", "delay_ms": 10}, headers=headers
     ).json()
