@@ -1,8 +1,10 @@
-"""Shared fixtures: where the public reference data lives."""
+"""Shared fixtures and helpers: where the public reference data lives, the command."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,3 +21,10 @@ def shared_data() -> Path:
             pytest.fail(f"the shared data folder {SHARED_DATA} is missing")
         pytest.skip(f"the shared data folder {SHARED_DATA} is missing")
     return SHARED_DATA
+
+
+def abgames(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m abgames ARGS`` in ``cwd``, its output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "abgames", *args], capture_output=True, text=True, cwd=cwd
+    )

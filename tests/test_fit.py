@@ -6,7 +6,6 @@ import json
 import random
 import re
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from abgames.arena.teacher import (
     sample_positions,
 )
 from abgames.games.gomoku import Gomoku
+from conftest import abgames
 
 BRAIN = [sys.executable, str(Path(__file__).parent / "engines" / "random_brain.py")]
 START = EVAL_WEIGHTS[: len(EVAL_NAMES)].astype(np.float64)
@@ -134,12 +134,6 @@ def test_labelling_scores_quiet_positions_and_resumes(tmp_path: Path) -> None:
         label_positions(dead, positions[:2] * 2, tmp_path / "x", turn_ms=200)
     with pytest.raises(TeacherError, match="one group"):
         label_positions(BRAIN, positions, labels, turn_ms=200, score_pattern="score")
-
-
-def abgames(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "abgames", *args], capture_output=True, text=True, cwd=cwd
-    )
 
 
 def _random_positions(count: int, seed: int) -> list[str]:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
-import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -13,6 +11,7 @@ import pytest
 
 from abgames.arena import spsa
 from abgames.arena.judge import GameRecord, GameTask
+from conftest import abgames
 
 PARAMS = [
     spsa.Param("attack.f3", 40.0, 10.0, 0.0, 1000.0),
@@ -119,12 +118,6 @@ def test_new_runs_refuse_nonsense() -> None:
         spsa.new_state("hard", PARAMS, steps=0, rate=0.1, seed=1)
     with pytest.raises(spsa.TuneError, match="start within its bounds"):
         spsa.new_state("hard", [spsa.Param("attack.f3", -5.0, 1.0, 0.0, 9.0)], 5, 0.1, 1)
-
-
-def abgames(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "abgames", *args], capture_output=True, text=True, cwd=cwd
-    )
 
 
 def test_the_command_lists_weights_and_refuses_bad_parameters(tmp_path: Path) -> None:

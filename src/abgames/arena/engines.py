@@ -264,6 +264,15 @@ class LevelEngine(Engine):
         return last.move
 
 
+def board_stones(state: Gomoku) -> list[tuple[int, int, int]]:
+    """``state``'s stones for a Gomocup ``BOARD``: ``(x, y, field)`` in move order, field
+    1 for the side to move's and 2 for the other's."""
+    me = state.to_move
+    return [
+        (*state.xy(point), 1 if index % 2 == me else 2) for index, point in enumerate(state.moves)
+    ]
+
+
 class ProtocolEngine(Engine):
     """An external Gomocup brain in a child process, one process per game."""
 
@@ -307,12 +316,7 @@ class ProtocolEngine(Engine):
             elif self.known_ply == state.ply - 1:
                 x, y = client.turn(*state.xy(state.moves[-1]), timeout)
             else:
-                me = state.to_move
-                stones = [
-                    (*state.xy(point), 1 if index % 2 == me else 2)
-                    for index, point in enumerate(state.moves)
-                ]
-                x, y = client.board(stones, timeout)
+                x, y = client.board(board_stones(state), timeout)
         except EngineTimeout as error:
             client.kill()
             raise Forfeit(TIME_FORFEIT, str(error)) from None

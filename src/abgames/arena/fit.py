@@ -130,7 +130,7 @@ def fit_weights(
             key=lambda k: _cross_entropy(_probability(before[train] / k), target[train]),
         )
     )
-    weights = start.astype(np.float64).copy()
+    weights = start.copy()
     step = STEP_SHARE * np.maximum(np.abs(start), MIN_STEP_BASE)
     moment = np.zeros_like(weights)
     second = np.zeros_like(weights)

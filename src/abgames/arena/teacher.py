@@ -26,7 +26,7 @@ from typing import TextIO
 
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku.features import is_quiet
-from abgames.arena.engines import GAME_TYPE_ENGINE, RULE_BITS
+from abgames.arena.engines import GAME_TYPE_ENGINE, RULE_BITS, board_stones
 from abgames.arena.records import read_records
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import Gomoku, Rule
@@ -147,13 +147,8 @@ class _Teacher:
         """The brain's ``MESSAGE`` lines while it chose a move in ``state``."""
         client = self._started()
         client.chatter.clear()
-        me = state.to_move
-        stones = [
-            (*state.xy(point), 1 if index % 2 == me else 2)
-            for index, point in enumerate(state.moves)
-        ]
         try:
-            client.board(stones, self.turn_ms / 1000 + ANSWER_GRACE_SECONDS)
+            client.board(board_stones(state), self.turn_ms / 1000 + ANSWER_GRACE_SECONDS)
         except EngineError:
             self.close()
             raise
