@@ -17,15 +17,15 @@ import pytest
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku import search as ks
-from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
-from abgames.ai.gomoku.player import PATTERN_COUNTS_ONLY
+from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine, vct_loss_score
+from abgames.ai.gomoku.player import LEVEL_SETTINGS, PATTERN_COUNTS_ONLY
 from abgames.ai.gomoku.weights import ATTACK_WEIGHTS, DEFENCE_WEIGHTS, EVAL_LIMIT, eval_weights
 from abgames.ai.levels import make_player
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.games.renju import forbidden_kind
 from abgames.search.limit import Limit
-from abgames.search.score import WIN_THRESHOLD
+from abgames.search.score import WIN, WIN_THRESHOLD
 from conftest import SHARED_DATA
 
 DATA = SHARED_DATA / "gomoku"
@@ -540,8 +540,32 @@ def test_an_iterations_best_move_that_allows_a_vct_leaves_the_root() -> None:
     assert len(moves) == len(results) >= 3 and len(set(moves)) == len(moves), moves
     checker = GomokuEngine()
     board, tables = checker._prepare(state)
-    verdicts = [checker._loses(board, tables, nb.to_cell(board, m)) for m in moves]
-    assert verdicts[:-1] == [True] * (len(moves) - 1) and verdicts[-1] is False, moves
+    verdicts = [checker._refutation(board, tables, nb.to_cell(board, m)) for m in moves]
+    assert all(v is not None and v > 0 for v in verdicts[:-1]) and verdicts[-1] == 0, moves
+
+
+def test_when_every_move_loses_the_check_keeps_the_slowest_loss() -> None:
+    """White faces black's open three h6-h7-h8 and more: every move loses. The deep
+    check takes the blocks h9 and h5 out of the root (each loses to a long VCT), and
+    the moves left lose at once (h10 lets black make an open four). The engine plays
+    the block whose VCT is longest, not a move that loses sooner."""
+    state = Gomoku.from_notation("h8 i8 g9 g7 i7 f10 h6 j8 h7")
+    settings = replace(LEVEL_SETTINGS["hard"][0], defence_vct_depth=8, defence_nodes=100_000)
+    results = list(GomokuEngine(settings).search(state, Limit(depth=3)))
+    quick_loss = -(WIN - 4)  # black's five is the 4th move from the root
+    assert any(r.score == quick_loss for r in results), [(r.move, r.score) for r in results]
+    final = results[-1]
+    assert final.move is not None and final.score > quick_loss
+    checker = GomokuEngine(settings)
+    board, tables = checker._prepare(state)
+    refutations = {
+        m: checker._refutation(board, tables, nb.to_cell(board, state.parse_move(m)))
+        for m in ("h9", "h5")
+    }
+    final_refutation = checker._refutation(board, tables, nb.to_cell(board, final.move))
+    assert final_refutation is not None and final_refutation > 2
+    assert final_refutation == max(v or 0 for v in refutations.values()), refutations
+    assert final.score == vct_loss_score(final_refutation)
 
 
 def test_think_within_keeps_to_its_budget() -> None:

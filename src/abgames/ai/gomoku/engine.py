@@ -9,7 +9,10 @@ each iteration's best move is checked as it is found: if the opponent then wins 
 VCT it leaves the root, and the next iterations choose among the others. Last, the
 chosen move is checked (unless it already was): if it loses so, the next root moves
 are tried and the first safe one is yielded (``DEFENCE_TIME_SHARE`` of the budget is
-kept for this). The last result yielded is the move to play.
+kept for this). When every move loses (alpha-beta proves it for the moves left, or
+each move checked loses to a VCT), the move played is the one whose loss comes last:
+a move taken out for a long VCT rather than one the opponent wins at once. The last
+result yielded is the move to play.
 
 A timer thread sets the kernels' stop flag at the deadline, and ``stop()`` sets it
 from any thread, so a search never runs past its budget by more than one check
@@ -53,6 +56,12 @@ SOLVER_TIME_SHARE = 0.15
 DEFENCE_TIME_SHARE = 0.05
 #: Kept back from every time budget for the work around the kernels.
 SAFETY_MARGIN_SECONDS = 0.03
+
+
+def vct_loss_score(moves: int) -> int:
+    """The score of a root move after which the opponent wins by a VCT of ``moves``
+    moves (its five counted): that five is the ``2 * moves``-th move from the root."""
+    return -(WIN - 2 * moves)
 
 
 @dataclass(frozen=True)
@@ -222,32 +231,33 @@ class GomokuEngine:
             tables.stop[0] = 0
         tables.stats[ks.S_ABORTED] = 0
 
-    def _loses(self, board: nb.Board, tables: ks.Tables, cell: int) -> bool | None:
-        """Whether the opponent wins by VCT (within the defence limits) after ``cell``;
-        ``None`` if the check was cut short (it proves nothing). Leaves the board, the
-        killers and the stop flag as they were."""
+    def _refutation(self, board: nb.Board, tables: ks.Tables, cell: int) -> int | None:
+        """The opponent's moves to its five (the five counted) in a VCT it wins by
+        after ``cell``, within the defence limits; 0 if it has none, ``None`` if the
+        check was cut short (it proves nothing). Leaves the board, the killers and the
+        stop flag as they were."""
         settings = self.settings
         killers = tables.killers.copy()
         nb.play(board, cell)
-        wins = ks.run_solver(
+        moves = ks.run_solver(
             board, tables, settings.defence_vct_depth, settings.defence_nodes, True
         )
         nb.undo(board)
         tables.killers[:] = killers
         if tables.stats[ks.S_ABORTED]:
             return None
-        return wins > 0
+        return moves
 
     def _verdict(
-        self, board: nb.Board, tables: ks.Tables, cell: int, known: dict[int, bool]
-    ) -> bool | None:
-        """``_loses`` for ``cell``, read from ``known`` (root cells already checked) or
-        checked now and added to it; ``None`` if the check was cut short."""
+        self, board: nb.Board, tables: ks.Tables, cell: int, known: dict[int, int]
+    ) -> int | None:
+        """``_refutation`` of ``cell``, read from ``known`` (root cells already checked)
+        or checked now and added to it; ``None`` if the check was cut short."""
         if cell not in known:
-            loses = self._loses(board, tables, cell)
-            if loses is None:
+            moves = self._refutation(board, tables, cell)
+            if moves is None:
                 return None
-            known[cell] = loses
+            known[cell] = moves
         return known[cell]
 
     def _safe_cell(
@@ -255,12 +265,12 @@ class GomokuEngine:
         board: nb.Board,
         tables: ks.Tables,
         candidates: list[int],
-        known: dict[int, bool] | None = None,
+        known: dict[int, int] | None = None,
     ) -> int | None:
         """The first of ``candidates`` (cells) after which the opponent has no VCT
         within the defence limits, checking at most ``defence_moves`` of them; ``None``
         if none is safe or time ran out. ``known`` maps cells already checked (not
-        counted) to whether they lose."""
+        counted) to their ``_refutation``."""
         known = {} if known is None else known
         checks = 0
         for cell in candidates:
@@ -268,12 +278,42 @@ class GomokuEngine:
                 if checks >= self.settings.defence_moves or self._must_stop():
                     return None
                 checks += 1
-            loses = self._verdict(board, tables, cell, known)
-            if loses is None:
+            refutation = self._verdict(board, tables, cell, known)
+            if refutation is None:
                 return None
-            if not loses:
+            if refutation == 0:
                 return cell
         return None
+
+    def _slowest_loss(
+        self,
+        start: float,
+        tables: ks.Tables,
+        last: SearchResult,
+        known: dict[int, int],
+        score_to_beat: int,
+    ) -> Iterator[SearchResult]:
+        """The root move checked whose refutation by VCT is longest (the first such),
+        if its loss comes later than ``score_to_beat`` (the loss of the move chosen);
+        nothing otherwise."""
+        refuted = [(moves, cell) for cell, moves in known.items() if moves > 0]
+        if not refuted:
+            return
+        moves, cell = max(refuted, key=lambda entry: entry[0])
+        score = vct_loss_score(moves)
+        if score <= score_to_beat:
+            return
+        move = self._point(cell)
+        yield self._result(
+            start,
+            tables,
+            move=move,
+            score=score,
+            depth=last.depth,
+            pv=(move,),
+            root_scores=last.root_scores,
+            complete=False,
+        )
 
     def _result(self, start: float, tables: ks.Tables, **fields: object) -> SearchResult:
         return SearchResult(
@@ -358,7 +398,7 @@ class GomokuEngine:
         last: SearchResult | None = None
         ranked_scores = np.zeros(root.shape[0], np.int64)
         defend = settings.defence_vct_depth > 0 and root.shape[0] > 1
-        known: dict[int, bool] = {}  # root cells checked: whether the opponent then wins
+        known: dict[int, int] = {}  # root cells checked: their ``_refutation``
         phase_timer: threading.Timer | None = None
         if defend and budget is not None:
             delay = start + (1.0 - DEFENCE_TIME_SHARE) * budget - time.perf_counter()
@@ -423,8 +463,13 @@ class GomokuEngine:
                 start, tables, move=move, score=0, depth=0, pv=(move,), complete=False
             )
             return
-        if not defend or abs(last.score) >= WIN - 1000:
-            return  # a proven result needs no check
+        if not defend or last.score >= WIN - 1000:
+            return  # a proven win needs no check
+        if last.score <= -(WIN - 1000):
+            # Every move left loses by force: a move the checks took out loses only to
+            # a VCT the opponent must find. Play it if that lasts longer.
+            yield from self._slowest_loss(start, tables, last, known, last.score)
+            return
         self._resume(tables)
         chosen = nb.to_cell(board, last.move) if last.move is not None else int(root[0])
         candidates = [chosen] + [
@@ -433,6 +478,10 @@ class GomokuEngine:
             if int(c) != chosen and score > -(WIN - 1000)
         ]
         safe = self._safe_cell(board, tables, candidates, known)
+        if safe is None and known.get(chosen, 0) > 0:
+            # Each move checked loses to a VCT: the longest is the hardest to find.
+            yield from self._slowest_loss(start, tables, last, known, vct_loss_score(known[chosen]))
+            return
         if safe is not None and safe != chosen:
             move = self._point(safe)
             yield self._result(
