@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 
 from abgames.arena import spsa
+from abgames.arena.engines import EngineSpec
 from abgames.arena.judge import GameRecord, GameTask
 from conftest import abgames
+
+RANDOM_BRAIN = Path(__file__).parent / "engines" / "random_brain.py"
 
 PARAMS = [
     spsa.Param("attack.f3", 40.0, 10.0, 0.0, 1000.0),
@@ -78,6 +82,51 @@ def test_each_step_plays_both_colours_from_one_opening_with_mirrored_candidates(
         for param in PARAMS:
             midpoint = (plus[param.name] + minus[param.name]) / 2
             assert abs(midpoint - param.start) <= 1  # θ ± c·Δ, rounded
+
+
+class OpponentRunner(ScriptedRunner):
+    """Plays no game: against the opponent, a candidate wins with ``attack.f3`` above 45
+    and loses below it (a draw at 45)."""
+
+    def play(self, tasks: Iterable[GameTask]) -> Iterator[GameRecord]:
+        for task in tasks:
+            self.played.append(task)
+            names = [spec.name for spec in task.engines]
+            candidate = 1 - names.index(spsa.OPPONENT_NAME)
+            f3 = dict(task.engines[candidate].eval_overrides)["attack.f3"]
+            winner = None if f3 == 45 else (candidate if f3 > 45 else 1 - candidate)
+            yield GameRecord(task.index, "gomoku", {}, (names[0], names[1]), "", "",
+                             winner, "", "five")  # fmt: skip
+
+
+def test_against_an_opponent_each_candidate_plays_it_with_both_colours() -> None:
+    opponent = EngineSpec("cmd", "pbrain-x", "x", 100)
+    match = dataclasses.replace(MATCH, opponent=opponent)
+    state = spsa.new_state("hard", PARAMS, steps=30, rate=0.2, seed=4, opponent="cmd=pbrain-x")
+    runner = OpponentRunner()
+    spsa.run(state, match, runner, 3, lambda s: None)
+    assert state.games == len(runner.played) == 4 * 30
+    for step in range(30):
+        games = runner.played[4 * step : 4 * step + 4]
+        assert [task.index for task in games] == list(range(4 * step, 4 * step + 4))
+        assert len({task.opening for task in games}) == 1
+        sides = [tuple(spec.name for spec in task.engines) for task in games]
+        assert sides == [("plus", "opponent"), ("opponent", "plus"),
+                         ("minus", "opponent"), ("opponent", "minus")]  # fmt: skip
+        named = dataclasses.replace(opponent, name=spsa.OPPONENT_NAME)
+        assert [task.engines[i] for task, i in zip(games, (1, 0, 1, 0), strict=True)] == [named] * 4
+    assert state.values()["attack.f3"] > 45  # towards what beats the opponent
+    # One candidate of each pair is above 45 while θ is near 40: it wins both its games.
+    assert 0 < state.points_against_opponent <= state.games
+    assert state.points_against_opponent == pytest.approx(
+        sum(1.0 - spsa.points_of(r, spsa.OPPONENT_NAME) for r in replayed(runner))
+    )
+
+
+def replayed(runner: ScriptedRunner) -> list[GameRecord]:
+    """The records ``runner`` gave for its tasks, played again (it is deterministic)."""
+    again = OpponentRunner()
+    return list(again.play(runner.played))
 
 
 def test_a_resumed_run_ends_where_an_unbroken_run_ends(tmp_path: Path) -> None:
@@ -154,3 +203,33 @@ def test_a_real_run_plays_games_saves_and_resumes(tmp_path: Path) -> None:
     assert again.returncode == 0 and "resuming" in again.stderr
     games = (tmp_path / "games.jsonl").read_text().splitlines()
     assert len(games) == 2 and {json.loads(g)["reason"] for g in games} <= {"five", "full board"}
+
+
+def test_a_real_run_against_an_external_brain(tmp_path: Path) -> None:
+    brain = f"cmd={sys.executable} {RANDOM_BRAIN}"
+    common = ["tune", "gomoku", "--state", "run.json", "--params", "attack.f3:10",
+              "--time", "0.15", "--size", "9", "--records", "games.jsonl"]  # fmt: skip
+    first = abgames(*common, "--steps", "1", "--opponent", brain, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    saved = json.loads((tmp_path / "run.json").read_text())
+    assert saved["opponent"] == brain and saved["games"] == 4
+    games = [json.loads(g) for g in (tmp_path / "games.jsonl").read_text().splitlines()]
+    assert sorted(tuple(g["first"] for g in games)) == ["minus", "opponent", "opponent", "plus"]
+    assert all("opponent" in (g["first"], g["second"]) for g in games)
+    # The random brain loses every game: the candidates scored all 4 points.
+    assert saved["points_against_opponent"] == 4.0
+    assert "candidates scored 100.0 % against the opponent" in first.stderr
+    assert f"--engine '{brain}'" in first.stdout  # the check is against the same engine
+    other = abgames(*common, "--opponent", "level=hard", cwd=tmp_path)
+    assert other.returncode == 2 and "leave --opponent out to resume it" in other.stderr
+    assert json.loads((tmp_path / "run.json").read_text()) == saved  # left as it was
+    for spec, message in (
+        ("cmd=/no/such/brain", "'/no/such/brain' not found"),
+        ("level=nonsense", "has no level 'nonsense'"),
+        ("pbrain", "'pbrain' is not key=value"),
+        ("name=x", "must start with level=... or cmd=..."),
+    ):
+        done = abgames("tune", "gomoku", "--state", "new.json", "--opponent", spec, cwd=tmp_path)
+        assert done.returncode == 2, done.stderr
+        assert message in done.stderr and "Traceback" not in done.stderr
+        assert not (tmp_path / "new.json").exists()

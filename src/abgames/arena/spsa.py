@@ -14,6 +14,12 @@ goes on. ``cᵢ`` is the weight's perturbation size (its scale) and ``r`` the
 learning rate, both given per run. Several steps are played at once (a *batch*,
 one game pair each, all from the same ``θ``), then applied in order.
 
+With an opponent (an arena engine spec, such as an external brain:
+``cmd=/path/pbrain-x``) the candidates do not play each other: each plays the
+opponent twice from the step's opening, once with black, and ``result`` is half
+the points ``θ+`` scored there less those ``θ-`` scored. The weights then follow
+what wins against that engine rather than against themselves.
+
 Games are ``abgames.arena.judge.play_game`` tasks: the same judge, clocks and
 records as ``abgames arena``, run in a pool of local processes or as Ray tasks.
 The run's state (``θ``, the step, the games and the generator's seed) is written
@@ -28,7 +34,7 @@ import multiprocessing
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from abgames.arena.engines import EngineSpec
@@ -79,13 +85,22 @@ class TuneState:
     seed: int = 0
     history: list[list[float]] = field(default_factory=list)
     version: int = STATE_VERSION
+    opponent: str | None = None  # the spec of the engine both candidates play, if any
+    points_against_opponent: float = 0.0  # both candidates' points against it
 
     def values(self) -> dict[str, int]:
         """``θ`` rounded to the whole numbers the engine plays with."""
         return {p.name: round(t) for p, t in zip(self.params, self.theta, strict=True)}
 
 
-def new_state(level: str, params: Sequence[Param], steps: int, rate: float, seed: int) -> TuneState:
+def new_state(
+    level: str,
+    params: Sequence[Param],
+    steps: int,
+    rate: float,
+    seed: int,
+    opponent: str | None = None,
+) -> TuneState:
     if steps < 1:
         raise TuneError(f"a run needs at least one step, not {steps}")
     if not params:
@@ -102,6 +117,7 @@ def new_state(level: str, params: Sequence[Param], steps: int, rate: float, seed
         rate=rate,
         theta=[p.start for p in params],
         seed=seed,
+        opponent=opponent,
     )
 
 
@@ -166,23 +182,37 @@ def apply_result(state: TuneState, pair: Candidates, result: float) -> None:
         state.theta[i] = param.clamp(state.theta[i] + a_k * param.scale * result * sign)
 
 
+#: The names the candidates ``θ+``, ``θ-`` and the opponent play under in a run's games.
+PLUS_NAME = "plus"
+MINUS_NAME = "minus"
+OPPONENT_NAME = "opponent"
+
+
 @dataclass(frozen=True)
 class Match:
-    """What every game of a run shares: game options, level, limits and openings."""
+    """What every game of a run shares: game options, level, limits and openings, and
+    the engine both candidates play (``None``: they play each other)."""
 
     options: dict[str, object]
     turn_ms: int
     openings: tuple[tuple[Move, ...], ...]
     tolerance_ms: int = 500
+    opponent: EngineSpec | None = None
+
+    @property
+    def games_per_step(self) -> int:
+        return 2 if self.opponent is None else 4
 
 
 def pair_tasks(
     state: TuneState, match: Match, pair: Candidates, rng: random.Random
-) -> tuple[GameTask, GameTask]:
-    """The two games of one step: the same opening, each candidate black once."""
+) -> tuple[GameTask, ...]:
+    """The games of one step, all from one opening: the candidates against each
+    other, each black once; or, with an opponent, each candidate against it twice,
+    once with black. Task ``index // match.games_per_step`` is the step."""
     opening = match.openings[rng.randrange(len(match.openings))]
     specs = []
-    for name, overrides in (("plus", pair.plus), ("minus", pair.minus)):
+    for name, overrides in ((PLUS_NAME, pair.plus), (MINUS_NAME, pair.minus)):
         specs.append(
             EngineSpec(
                 "level",
@@ -194,18 +224,35 @@ def pair_tasks(
             )
         )
     plus, minus = specs
-    first = GameTask(2 * pair.step, "gomoku", dict(match.options), (plus, minus), opening,
-                     seed=None, tolerance_ms=match.tolerance_ms)  # fmt: skip
-    second = GameTask(2 * pair.step + 1, "gomoku", dict(match.options), (minus, plus), opening,
-                      seed=None, tolerance_ms=match.tolerance_ms)  # fmt: skip
-    return first, second
+    if match.opponent is None:
+        sides = [(plus, minus), (minus, plus)]
+    else:
+        opponent = replace(match.opponent, name=OPPONENT_NAME)
+        sides = [(plus, opponent), (opponent, plus), (minus, opponent), (opponent, minus)]
+    first_index = match.games_per_step * pair.step
+    options = match.options
+    tolerance = match.tolerance_ms
+    return tuple(
+        GameTask(first_index + i, "gomoku", dict(options), engines, opening, None, tolerance)
+        for i, engines in enumerate(sides)
+    )
 
 
-def points_of_plus(record: GameRecord) -> float:
-    """Points of the ``plus`` candidate in one game (1, ½ or 0)."""
+def points_of(record: GameRecord, player: str) -> float:
+    """Points of ``player`` (a name in the game) in one game: 1, ½ or 0."""
     if record.winner is None:
         return 0.5
-    return 1.0 if record.players[record.winner] == "plus" else 0.0
+    return 1.0 if record.players[record.winner] == player else 0.0
+
+
+def candidate_points(record: GameRecord) -> float:
+    """What one game adds to its step's ``points(θ+) - points(θ-)``."""
+    if MINUS_NAME not in record.players:  # plus against the opponent
+        return points_of(record, PLUS_NAME)
+    if PLUS_NAME not in record.players:  # minus against the opponent
+        return -points_of(record, MINUS_NAME)
+    plus_points = points_of(record, PLUS_NAME)
+    return plus_points - (1.0 - plus_points)
 
 
 class Runner:
@@ -257,9 +304,11 @@ def run(
         results = {pair.step: 0.0 for pair in pairs}
         for record in runner.play(tasks):
             on_record(record)
-            plus_points = points_of_plus(record)
-            results[record.index // 2] += plus_points - (1.0 - plus_points)
-            state.points_plus += plus_points
+            results[record.index // match.games_per_step] += candidate_points(record)
+            if PLUS_NAME in record.players:
+                state.points_plus += points_of(record, PLUS_NAME)
+            if OPPONENT_NAME in record.players:
+                state.points_against_opponent += 1.0 - points_of(record, OPPONENT_NAME)
         for pair in pairs:
             apply_result(state, pair, results[pair.step] / 2.0)
         state.step = pairs[-1].step + 1

@@ -8,14 +8,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import shlex
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from abgames.arena.engines import check_limit_ms, seconds_to_ms
+from abgames.arena.engines import (
+    EngineSpec,
+    check_limit_ms,
+    missing_commands,
+    parse_engine_spec,
+    seconds_to_ms,
+)
 from abgames.arena.openings import OpeningError, load_offset_openings, random_openings
 from abgames.arena.records import RecordWriter
+from abgames.arena.runner import EngineMissingError, check_commands_on
 from abgames.arena.spsa import (
     Match,
     Param,
@@ -100,6 +108,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--time", default=DEFAULT_TIME, help=f"seconds a move (default {DEFAULT_TIME})"
     )
+    parser.add_argument(
+        "--opponent",
+        metavar="SPEC",
+        help="play every candidate against this engine (an arena engine spec, such as "
+        "cmd=/path/pbrain-x or cmd=/path/pbrain-x,time=0.05) instead of against each "
+        "other; kept in the state file for the rest of the run",
+    )
     parser.add_argument("--openings", type=Path, help="openings file (Gomocup offset format)")
     parser.add_argument(
         "--random-plies",
@@ -157,7 +172,21 @@ def list_weights() -> str:
     )
 
 
-def match_from(args: argparse.Namespace) -> Match:
+def opponent_from(text: str | None, turn_ms: int) -> EngineSpec | None:
+    """The engine spec ``text`` (``--opponent`` or a state's), checked it can start here."""
+    if text is None:
+        return None
+    try:
+        spec = parse_engine_spec(text, game="gomoku", turn_ms=turn_ms)
+    except ValueError as error:
+        raise TuneError(f"--opponent: {error}") from None
+    problems = missing_commands((spec,))
+    if problems:
+        raise TuneError(f"--opponent: {'; '.join(problems)}")
+    return spec
+
+
+def match_from(args: argparse.Namespace, opponent: str | None) -> Match:
     options: dict[str, object] = {}
     if args.rule is not None:
         options["rule"] = args.rule
@@ -169,12 +198,18 @@ def match_from(args: argparse.Namespace) -> Match:
         openings, _ = load_offset_openings(args.openings, options)
     else:
         openings = random_openings("gomoku", options, args.random_plies, 200, args.seed)
-    return Match(options, turn_ms, tuple(openings))
+    return Match(options, turn_ms, tuple(openings), opponent=opponent_from(opponent, turn_ms))
 
 
 def start_or_resume(args: argparse.Namespace) -> TuneState:
     if args.state.exists():
         state = load_state(args.state)
+        if args.opponent is not None and args.opponent != state.opponent:
+            playing = state.opponent or "the candidates against each other"
+            raise TuneError(
+                f"{args.state} is a run of {playing}, not against {args.opponent}: "
+                "leave --opponent out to resume it, or start a new state file"
+            )
         print(
             f"abgames tune: resuming {args.state} at step {state.step}/{state.steps} "
             f"({state.games} games played)",
@@ -183,7 +218,9 @@ def start_or_resume(args: argparse.Namespace) -> TuneState:
         return state
     if args.level not in ("medium", "hard", "max", "classic"):
         raise TuneError(f"gomoku level {args.level!r} has no evaluation weights to tune")
-    return new_state(args.level, parse_params(args.params), args.steps, args.rate, args.seed)
+    return new_state(
+        args.level, parse_params(args.params), args.steps, args.rate, args.seed, args.opponent
+    )
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -193,8 +230,8 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         if args.batch < 1 or args.concurrency < 1:
             raise TuneError("--batch and --concurrency must be at least 1")
-        match = match_from(args)
         state = start_or_resume(args)
+        match = match_from(args, state.opponent)
         writer = RecordWriter(args.records, append=True) if args.records is not None else None
     except (TuneError, ValueError, OpeningError) as error:
         print(f"abgames tune: {error}", file=sys.stderr)
@@ -206,9 +243,13 @@ def run_command(args: argparse.Namespace) -> int:
 
     def report(current: TuneState) -> None:
         minutes = (time.monotonic() - started) / 60
+        against = ""
+        if current.opponent is not None and current.games:
+            share = 100 * current.points_against_opponent / current.games
+            against = f"  candidates scored {share:.1f} % against the opponent"
         print(
             f"step {current.step}/{current.steps}  games {current.games}  "
-            f"{minutes:.1f} min  plus scored {current.points_plus:.1f}",
+            f"{minutes:.1f} min  plus scored {current.points_plus:.1f}{against}",
             file=sys.stderr,
             flush=True,
         )
@@ -218,10 +259,12 @@ def run_command(args: argparse.Namespace) -> int:
     on_record = writer.write if writer is not None else lambda record: None
     try:
         with cluster if cluster is not None else contextlib.nullcontext():
+            if cluster is not None and match.opponent is not None:
+                check_commands_on(cluster, (match.opponent,))
             runner = Runner(args.concurrency, cluster)
             run(state, match, runner, args.batch, lambda s: save_state(s, args.state),
                 on_record, report)  # fmt: skip
-    except ClusterError as error:
+    except (ClusterError, EngineMissingError) as error:
         print(f"abgames tune: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -234,6 +277,7 @@ def run_command(args: argparse.Namespace) -> int:
             writer.close()
     print(f"tuned after {state.games} games:\n{describe(state)}")
     overrides = ",".join(f"eval.{name}={value}" for name, value in state.values().items())
+    against = state.opponent if state.opponent is not None else f"level={state.level}"
     print(f"check it: abgames arena gomoku --engine level={state.level},name=tuned,{overrides} "
-          f"--engine level={state.level} --games 200 --concurrency 2")  # fmt: skip
+          f"--engine {shlex.quote(against)} --games 200 --concurrency 2")  # fmt: skip
     return 0
