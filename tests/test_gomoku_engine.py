@@ -566,6 +566,7 @@ def test_when_every_move_loses_the_check_keeps_the_slowest_loss() -> None:
     assert final_refutation is not None and final_refutation > 2
     assert final_refutation == max(v or 0 for v in refutations.values()), refutations
     assert final.score == vct_loss_score(final_refutation)
+    assert final.root_scores[final.move] == final.score  # the explanation lists it
 
 
 def test_think_within_keeps_to_its_budget() -> None:

@@ -295,7 +295,7 @@ class GomokuEngine:
     ) -> Iterator[SearchResult]:
         """The root move checked whose refutation by VCT is longest (the first such),
         if its loss comes later than ``score_to_beat`` (the loss of the move chosen);
-        nothing otherwise."""
+        nothing otherwise. Its root score is that loss."""
         refuted = [(moves, cell) for cell, moves in known.items() if moves > 0]
         if not refuted:
             return
@@ -311,7 +311,7 @@ class GomokuEngine:
             score=score,
             depth=last.depth,
             pv=(move,),
-            root_scores=last.root_scores,
+            root_scores={**last.root_scores, move: score},
             complete=False,
         )
 
