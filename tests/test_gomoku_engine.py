@@ -547,8 +547,8 @@ def test_an_iterations_best_move_that_allows_a_vct_leaves_the_root() -> None:
 def test_when_every_move_loses_the_check_keeps_the_slowest_loss() -> None:
     """White faces black's open three h6-h7-h8 and more: every move loses. The deep
     check takes the blocks h9 and h5 out of the root (each loses to a long VCT), and
-    the moves left lose at once (h10 lets black make an open four). The engine plays
-    the block whose VCT is longest, not a move that loses sooner."""
+    three plies prove the moves left lost at once (h10 lets black make an open four).
+    The engine plays the block whose VCT is longest, not a move that loses sooner."""
     state = Gomoku.from_notation("h8 i8 g9 g7 i7 f10 h6 j8 h7")
     settings = replace(LEVEL_SETTINGS["hard"][0], defence_vct_depth=8, defence_nodes=100_000)
     results = list(GomokuEngine(settings).search(state, Limit(depth=3)))
@@ -558,15 +558,23 @@ def test_when_every_move_loses_the_check_keeps_the_slowest_loss() -> None:
     assert final.move is not None and final.score > quick_loss
     checker = GomokuEngine(settings)
     board, tables = checker._prepare(state)
-    refutations = {
-        m: checker._refutation(board, tables, nb.to_cell(board, state.parse_move(m)))
-        for m in ("h9", "h5")
-    }
+    refutations: dict[str, int] = {}
+    for m in ("h9", "h5"):
+        refutation = checker._refutation(board, tables, nb.to_cell(board, state.parse_move(m)))
+        assert refutation is not None
+        refutations[m] = refutation
     final_refutation = checker._refutation(board, tables, nb.to_cell(board, final.move))
     assert final_refutation is not None and final_refutation > 2
-    assert final_refutation == max(v or 0 for v in refutations.values()), refutations
+    assert final_refutation == max(refutations.values()), refutations
     assert final.score == vct_loss_score(final_refutation)
     assert final.root_scores[final.move] == final.score  # the explanation lists it
+    # Two plies prove nothing lost yet: h9 and then h5 are taken out as each becomes
+    # the best, and the last check finds every move it tries losing to a VCT too. The
+    # longest of those is played, not the last best.
+    results = list(GomokuEngine(settings).search(state, Limit(depth=2)))
+    assert refutations["h9"] > refutations["h5"] > 0
+    assert [r.move for r in results[-2:]] == [state.parse_move(m) for m in ("h5", "h9")]
+    assert results[-1].score == vct_loss_score(refutations["h9"])
 
 
 def test_think_within_keeps_to_its_budget() -> None:
