@@ -112,7 +112,7 @@ def register(subparsers: Any) -> None:
         "--opponent",
         metavar="SPEC",
         help="play every candidate against this engine (an arena engine spec, such as "
-        "cmd=/path/pbrain-x or cmd=/path/pbrain-x,time=0.05) instead of against each "
+        "cmd=/path/pbrain-x or cmd=/path/pbrain-x,time=0.3) instead of against each "
         "other; kept in the state file for the rest of the run",
     )
     parser.add_argument("--openings", type=Path, help="openings file (Gomocup offset format)")
