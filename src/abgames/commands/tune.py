@@ -205,9 +205,11 @@ def start_or_resume(args: argparse.Namespace) -> TuneState:
     if args.state.exists():
         state = load_state(args.state)
         if args.opponent is not None and args.opponent != state.opponent:
-            playing = state.opponent or "the candidates against each other"
+            playing = "of the candidates against each other"
+            if state.opponent is not None:
+                playing = f"against {state.opponent}"
             raise TuneError(
-                f"{args.state} is a run of {playing}, not against {args.opponent}: "
+                f"{args.state} is a run {playing}, not against {args.opponent}: "
                 "leave --opponent out to resume it, or start a new state file"
             )
         print(
