@@ -86,7 +86,11 @@ def test_each_step_plays_both_colours_from_one_opening_with_mirrored_candidates(
 
 class OpponentRunner(ScriptedRunner):
     """Plays no game: against the opponent, a candidate wins with ``attack.f3`` above 45
-    and loses below it (a draw at 45)."""
+    and loses below it (a draw at 45). Keeps the records it gave."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[GameRecord] = []
 
     def play(self, tasks: Iterable[GameTask]) -> Iterator[GameRecord]:
         for task in tasks:
@@ -95,8 +99,10 @@ class OpponentRunner(ScriptedRunner):
             candidate = 1 - names.index(spsa.OPPONENT_NAME)
             f3 = dict(task.engines[candidate].eval_overrides)["attack.f3"]
             winner = None if f3 == 45 else (candidate if f3 > 45 else 1 - candidate)
-            yield GameRecord(task.index, "gomoku", {}, (names[0], names[1]), "", "",
-                             winner, "", "five")  # fmt: skip
+            record = GameRecord(task.index, "gomoku", {}, (names[0], names[1]), "", "",
+                                winner, "", "five")  # fmt: skip
+            self.records.append(record)
+            yield record
 
 
 def test_against_an_opponent_each_candidate_plays_it_with_both_colours() -> None:
@@ -119,14 +125,8 @@ def test_against_an_opponent_each_candidate_plays_it_with_both_colours() -> None
     # One candidate of each pair is above 45 while θ is near 40: it wins both its games.
     assert 0 < state.points_against_opponent <= state.games
     assert state.points_against_opponent == pytest.approx(
-        sum(1.0 - spsa.points_of(r, spsa.OPPONENT_NAME) for r in replayed(runner))
+        sum(1.0 - spsa.points_of(r, spsa.OPPONENT_NAME) for r in runner.records)
     )
-
-
-def replayed(runner: ScriptedRunner) -> list[GameRecord]:
-    """The records ``runner`` gave for its tasks, played again (it is deterministic)."""
-    again = OpponentRunner()
-    return list(again.play(runner.played))
 
 
 def test_a_resumed_run_ends_where_an_unbroken_run_ends(tmp_path: Path) -> None:
@@ -214,7 +214,7 @@ def test_a_real_run_against_an_external_brain(tmp_path: Path) -> None:
     saved = json.loads((tmp_path / "run.json").read_text())
     assert saved["opponent"] == brain and saved["games"] == 4
     games = [json.loads(g) for g in (tmp_path / "games.jsonl").read_text().splitlines()]
-    assert sorted(tuple(g["first"] for g in games)) == ["minus", "opponent", "opponent", "plus"]
+    assert sorted(g["first"] for g in games) == ["minus", "opponent", "opponent", "plus"]
     assert all("opponent" in (g["first"], g["second"]) for g in games)
     # The random brain loses every game: the candidates scored all 4 points.
     assert saved["points_against_opponent"] == 4.0
