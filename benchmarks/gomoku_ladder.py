@@ -21,6 +21,12 @@ Usage:
   shared renju26 set (renju). Games run ``--concurrency`` at a time: on a
   loaded machine keep it at 1 and say so with the figures.
 - ``--records DIR`` keeps every game as JSON lines (one file a rung).
+
+Each row also gives the brain's think time a move (median and slowest, from the
+arena's clock), so a node cap can be read as time. A brain that ignores
+``max_node`` (Rapfi's 2018 Gomocup version does) thinks to its safety limit
+instead: when its median move takes ``IGNORED_CAP_SHARE`` of ``--node-turn-ms``
+or more, the rung is flagged.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from abgames.arena.engines import EngineSpec, parse_engine_spec
+from abgames.arena.judge import GameRecord
 from abgames.arena.openings import OpeningError, load_offset_openings
 from abgames.arena.records import RecordWriter
 from abgames.arena.runner import ArenaResult, ArenaSettings, PairResult, run_arena
@@ -62,6 +69,9 @@ DEFAULT_OURS = "level=hard,time=1"
 DEFAULT_NODE_TURN_MS = 10_000
 #: The game's limit for engines whose spec sets none (the brain's time rungs set theirs).
 DEFAULT_TURN_MS = 1000
+#: A node rung whose brain's median move takes this share of its safety limit or more
+#: was bound by the clock, not by the cap.
+IGNORED_CAP_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -70,6 +80,8 @@ class Rung:
 
     label: str
     spec: str
+    #: The brain's per-move safety limit on a node rung; ``None`` on a time rung.
+    cap_turn_ms: int | None = None
 
 
 def rungs(engine: str, nodes: list[int], times: list[float], node_turn_ms: int) -> list[Rung]:
@@ -80,6 +92,7 @@ def rungs(engine: str, nodes: list[int], times: list[float], node_turn_ms: int) 
             Rung(
                 f"{count:,} nodes a move",
                 f"cmd={engine},name=opponent,turn_ms={node_turn_ms},max_node={count},thread_num=1",
+                node_turn_ms,
             )
         )
     for seconds in sorted(times):
@@ -106,11 +119,45 @@ def settings_for(
     )
 
 
-def row(rung: Rung, pair: PairResult) -> str:
+def think_times_ms(records: list[GameRecord], name: str) -> list[int]:
+    """How long ``name`` took for each of its moves in ``records`` (the moves after
+    each opening; the first is the side to move after it)."""
+    times: list[int] = []
+    for record in records:
+        if name not in record.players:
+            continue
+        first = len(record.opening.split()) % 2
+        side = record.players.index(name)
+        times.extend(t for i, t in enumerate(record.move_times_ms) if (first + i) % 2 == side)
+    return times
+
+
+def describe_times(times: list[int]) -> str:
+    """``median / slowest ms``, or ``-`` when there are none."""
+    if not times:
+        return "-"
+    ordered = sorted(times)
+    return f"{ordered[len(ordered) // 2]} / {ordered[-1]} ms"
+
+
+def ignored_cap(rung: Rung, times: list[int]) -> str | None:
+    """A warning when a node rung's brain thought as if it had no cap, else ``None``."""
+    if rung.cap_turn_ms is None or not times:
+        return None
+    median = sorted(times)[len(times) // 2]
+    if median < IGNORED_CAP_SHARE * rung.cap_turn_ms:
+        return None
+    return (
+        f"    warning: the brain's median move took {median} ms of its {rung.cap_turn_ms} ms "
+        "safety limit: it seems to ignore INFO max_node, so this rung is not a node cap"
+    )
+
+
+def row(rung: Rung, pair: PairResult, times: list[int]) -> str:
     t = pair.tally
     return (
         f"| {rung.label:<22} | {t.wins:>3} {t.draws:>3} {t.losses:>3} | "
-        f"{100 * t.score:5.1f}% | {describe_elo(t):<20} |"
+        f"{100 * t.score:5.1f}% | {describe_elo(t):<20} | {describe_times(times):>17} |"
     )
 
 
@@ -164,13 +211,17 @@ def main(argv: list[str] | None = None) -> int:
             if writer is not None:
                 writer.close()
         pair = result.pairs[0]
-        lines.append(row(rung, pair))
+        times = think_times_ms(result.records, settings.engines[1].name)
+        lines.append(row(rung, pair, times))
         print(lines[-1], flush=True)
         if pair.endings:
             print(f"    endings: {pair.describe_endings()}", flush=True)
+        warning = ignored_cap(rung, times)
+        if warning is not None:
+            print(warning, flush=True)
     print()
-    print("| opponent | W D L | score | Elo [95% CI] |")
-    print("|---|---|---|---|")
+    print("| opponent | W D L | score | Elo [95% CI] | opponent's move: median / slowest |")
+    print("|---|---|---|---|---|")
     for line in lines:
         print(line)
     return 0

@@ -13,6 +13,7 @@ import pytest
 
 from abgames.ai.gomoku.engine import GomokuEngine, SolverResult
 from abgames.arena.engines import parse_engine_spec
+from abgames.arena.judge import GameRecord
 from abgames.games.gomoku import Gomoku, Rule
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -59,8 +60,34 @@ def test_ladder_plays_each_rung_and_prints_the_table(
     assert len(rows) == 2  # as it finished, and in the final table
     wins, draws, losses = (int(n) for n in rows[0].split("|")[2].split())
     assert wins + draws + losses == 2
+    assert rows[0].split("|")[5].strip().endswith(" ms")  # the brain's think time
     assert any(line.startswith("| 0.5 s a move") for line in out.splitlines())
+    assert "warning" not in out
     assert len((tmp_path / "rung1.jsonl").read_text().splitlines()) == 2
+
+
+def record(players: tuple[str, str], opening: str, times: tuple[int, ...]) -> GameRecord:
+    return GameRecord(0, "gomoku", {}, players, opening, "", None, "1/2-1/2", "", "", times)
+
+
+def test_ladder_reads_each_sides_think_times_after_the_opening() -> None:
+    records = [
+        # Three opening stones: white (the second player) moves first after them.
+        record(("hard", "opponent"), "h8 i8 i5", (10, 20, 11, 21, 12)),
+        record(("opponent", "hard"), "h8 i8", (30, 40, 31)),
+    ]
+    assert ladder.think_times_ms(records, "opponent") == [10, 11, 12, 30, 31]
+    assert ladder.think_times_ms(records, "hard") == [20, 21, 40]
+    assert ladder.describe_times([5, 1, 9]) == "5 / 9 ms"
+    assert ladder.describe_times([]) == "-"
+
+
+def test_ladder_flags_a_node_rung_the_brain_thought_through_to_its_clock() -> None:
+    capped, timed = ladder.rungs("pbrain-x", [1000], [1.0], 10_000)
+    assert ladder.ignored_cap(capped, [40, 60, 80]) is None
+    warning = ladder.ignored_cap(capped, [9_000, 9_900, 9_950])
+    assert warning is not None and "9900 ms of its 10000 ms" in warning
+    assert ladder.ignored_cap(timed, [990, 995]) is None  # a time rung has no cap to ignore
 
 
 def test_ladder_refuses_a_run_without_rungs(capsys: pytest.CaptureFixture[str]) -> None:
