@@ -132,23 +132,27 @@ def think_times_ms(records: list[GameRecord], name: str) -> list[int]:
     return times
 
 
+def median(times: list[int]) -> int:
+    """The middle of ``times`` (the upper one of an even count); ``times`` not empty."""
+    return sorted(times)[len(times) // 2]
+
+
 def describe_times(times: list[int]) -> str:
     """``median / slowest ms``, or ``-`` when there are none."""
     if not times:
         return "-"
-    ordered = sorted(times)
-    return f"{ordered[len(ordered) // 2]} / {ordered[-1]} ms"
+    return f"{median(times)} / {max(times)} ms"
 
 
 def ignored_cap(rung: Rung, times: list[int]) -> str | None:
     """A warning when a node rung's brain thought as if it had no cap, else ``None``."""
     if rung.cap_turn_ms is None or not times:
         return None
-    median = sorted(times)[len(times) // 2]
-    if median < IGNORED_CAP_SHARE * rung.cap_turn_ms:
+    middle = median(times)
+    if middle < IGNORED_CAP_SHARE * rung.cap_turn_ms:
         return None
     return (
-        f"    warning: the brain's median move took {median} ms of its {rung.cap_turn_ms} ms "
+        f"    warning: the brain's median move took {middle} ms of its {rung.cap_turn_ms} ms "
         "safety limit: it seems to ignore INFO max_node, so this rung is not a node cap"
     )
 
