@@ -36,6 +36,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import median_high
 
 from abgames.arena.engines import EngineSpec, parse_engine_spec
 from abgames.arena.judge import GameRecord
@@ -132,23 +133,18 @@ def think_times_ms(records: list[GameRecord], name: str) -> list[int]:
     return times
 
 
-def median(times: list[int]) -> int:
-    """The middle of ``times`` (the upper one of an even count); ``times`` not empty."""
-    return sorted(times)[len(times) // 2]
-
-
 def describe_times(times: list[int]) -> str:
     """``median / slowest ms``, or ``-`` when there are none."""
     if not times:
         return "-"
-    return f"{median(times)} / {max(times)} ms"
+    return f"{median_high(times)} / {max(times)} ms"
 
 
 def ignored_cap(rung: Rung, times: list[int]) -> str | None:
     """A warning when a node rung's brain thought as if it had no cap, else ``None``."""
     if rung.cap_turn_ms is None or not times:
         return None
-    middle = median(times)
+    middle = median_high(times)
     if middle < IGNORED_CAP_SHARE * rung.cap_turn_ms:
         return None
     return (

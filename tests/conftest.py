@@ -11,6 +11,8 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("ABGAMES_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
+#: The Gomocup test brain (random moves, and ways to misbehave: see its docstring).
+RANDOM_BRAIN = Path(__file__).parent / "engines" / "random_brain.py"
 
 
 @pytest.fixture(scope="session")

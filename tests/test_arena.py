@@ -27,8 +27,7 @@ from abgames.cli import main
 from abgames.games.base import GameState, Move
 from abgames.games.gomoku import Gomoku
 from abgames.protocols.timing import TimeControl
-
-RANDOM_BRAIN = Path(__file__).parent / "engines" / "random_brain.py"
+from conftest import RANDOM_BRAIN
 
 
 def brain_spec(mode: str = "sane", name: str | None = None, **extra: object) -> str:

@@ -15,9 +15,9 @@ from abgames.ai.gomoku.engine import GomokuEngine, SolverResult
 from abgames.arena.engines import parse_engine_spec
 from abgames.arena.judge import GameRecord
 from abgames.games.gomoku import Gomoku, Rule
+from conftest import RANDOM_BRAIN
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-RANDOM_BRAIN = Path(__file__).parent / "engines" / "random_brain.py"
 
 
 def load_script(name: str) -> ModuleType:

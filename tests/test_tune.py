@@ -13,9 +13,7 @@ import pytest
 from abgames.arena import spsa
 from abgames.arena.engines import EngineSpec
 from abgames.arena.judge import GameRecord, GameTask
-from conftest import abgames
-
-RANDOM_BRAIN = Path(__file__).parent / "engines" / "random_brain.py"
+from conftest import RANDOM_BRAIN, abgames
 
 PARAMS = [
     spsa.Param("attack.f3", 40.0, 10.0, 0.0, 1000.0),
