@@ -22,11 +22,12 @@ Usage:
   loaded machine keep it at 1 and say so with the figures.
 - ``--records DIR`` keeps every game as JSON lines (one file a rung).
 
-Each row also gives the brain's think time a move (median and slowest, from the
-arena's clock), so a node cap can be read as time. A brain that ignores
-``max_node`` (Rapfi's 2018 Gomocup version does) thinks to its safety limit
-instead: when its median move takes ``IGNORED_CAP_SHARE`` of ``--node-turn-ms``
-or more, the rung is flagged.
+Under each row: how the games ended, and abgames' W-D-L as black and as white
+(Renju's black is much the stronger side). Each row also gives the brain's think
+time a move (median and slowest, from the arena's clock), so a node cap can be read
+as time. A brain that ignores ``max_node`` (Rapfi's 2018 Gomocup version does)
+thinks to its safety limit instead: when its median move takes
+``IGNORED_CAP_SHARE`` of ``--node-turn-ms`` or more, the rung is flagged.
 """
 
 from __future__ import annotations
@@ -133,6 +134,22 @@ def think_times_ms(records: list[GameRecord], name: str) -> list[int]:
     return times
 
 
+def by_colour(records: list[GameRecord], name: str) -> str:
+    """``name``'s wins, draws and losses as black and as white in ``records`` (black is
+    the first player: it placed the opening's first stone)."""
+    tallies = [[0, 0, 0], [0, 0, 0]]  # black, white: wins, draws, losses
+    for record in records:
+        if name not in record.players:
+            continue
+        side = record.players.index(name)
+        outcome = 1 if record.winner is None else 0 if record.winner == side else 2
+        tallies[side][outcome] += 1
+    return ", ".join(
+        f"{colour} {wins}-{draws}-{losses}"
+        for colour, (wins, draws, losses) in zip(("black", "white"), tallies, strict=True)
+    )
+
+
 def describe_times(times: list[int]) -> str:
     """``median / slowest ms``, or ``-`` when there are none."""
     if not times:
@@ -216,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         print(lines[-1], flush=True)
         if pair.endings:
             print(f"    endings: {pair.describe_endings()}", flush=True)
+        print(f"    {ours.name} by colour: {by_colour(result.records, ours.name)}", flush=True)
         warning = ignored_cap(rung, times)
         if warning is not None:
             print(warning, flush=True)

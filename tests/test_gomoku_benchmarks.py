@@ -63,6 +63,7 @@ def test_ladder_plays_each_rung_and_prints_the_table(
     assert rows[0].split("|")[5].strip().endswith(" ms")  # the brain's think time
     assert any(line.startswith("| 0.5 s a move") for line in out.splitlines())
     assert "warning" not in out
+    assert out.count("easy by colour: black ") == 2  # under each rung's row
     assert len((tmp_path / "rung1.jsonl").read_text().splitlines()) == 2
 
 
@@ -80,6 +81,22 @@ def test_ladder_reads_each_sides_think_times_after_the_opening() -> None:
     assert ladder.think_times_ms(records, "hard") == [20, 21, 40]
     assert ladder.describe_times([5, 1, 9]) == "5 / 9 ms"
     assert ladder.describe_times([]) == "-"
+
+
+def test_ladder_counts_each_sides_results_by_colour() -> None:
+    def game(players: tuple[str, str], winner: int | None) -> GameRecord:
+        return GameRecord(0, "gomoku", {}, players, "h8", "", winner, "", "five")
+
+    records = [
+        game(("hard", "opponent"), 0),  # hard, black, wins
+        game(("hard", "opponent"), 1),  # hard, black, loses
+        game(("opponent", "hard"), 1),  # hard, white, wins
+        game(("opponent", "hard"), None),  # a draw with white
+        game(("hard", "opponent"), 0),
+    ]
+    assert ladder.by_colour(records, "hard") == "black 2-0-1, white 1-1-0"
+    assert ladder.by_colour(records, "opponent") == "black 0-1-1, white 1-0-2"
+    assert ladder.by_colour([], "hard") == "black 0-0-0, white 0-0-0"
 
 
 def test_ladder_flags_a_node_rung_the_brain_thought_through_to_its_clock() -> None:
