@@ -97,6 +97,23 @@ def test_always_blocks_a_four(engine: GomokuEngine) -> None:
     assert state.format_move(best_move(engine, state)) == "a7"
 
 
+#: A Renju game of ``hard`` against Rapfi (2026-12-02): white's j11 makes a four whose
+#: only block, j10, is a double three for black, so black has lost. ``hard`` used to
+#: answer j10 (forfeited as a forbidden move).
+UNBLOCKABLE_FOUR = "h8 h9 h7 j8 g8 i6 e8 i8 f8 d8 i7 j7 k6 j9 j6 g9 k9 k8 l4 k5 h5 f9 i9 m8 l8 j11"
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "max", "classic"])
+def test_renju_black_that_may_not_block_a_four_plays_a_legal_move(level: str) -> None:
+    state = Gomoku.from_notation(UNBLOCKABLE_FOUR, rule="renju")
+    assert state.to_move == 0 and state.forbidden_kind(state.parse_move("j10")) == "double_three"
+    results = list(make_player("gomoku", level).think_within(state, 0.3))
+    assert results and results[-1].move is not None
+    assert state.why_illegal(results[-1].move) is None
+    if level != "easy":  # the engine levels know the game is lost
+        assert results[-1].score <= -WIN_THRESHOLD
+
+
 def slow_shape(codes: list[int]) -> int:
     """The shape of a cell with these four codes, in plain Python (the oracle):
     ``patterns.SHAPE_*``, or ``SHAPE_NONE`` for a five, straight or double four,

@@ -1247,7 +1247,9 @@ def root_candidates(board: Board, tables: Tables, out: npt.NDArray[np.int32]) ->
     """The root's candidate moves, best-ordered, into ``out``; returns their count.
 
     A five of the side to move comes first (the count is then the number of fives);
-    against the opponent's four only its five points (at most 2) are returned.
+    against the opponent's four only its five points (at most 2) are returned, those
+    the side to move may play: when Renju forbids black every block, the game is lost
+    and the candidates are the ordinary ones (all legal).
     """
     me = int(board.info[I_TO_MOVE])
     if board.counts[me, pt.F5] > 0:
@@ -1257,9 +1259,14 @@ def root_candidates(board: Board, tables: Tables, out: npt.NDArray[np.int32]) ->
     other = 1 - me
     threats = tables.config[C_THREATS] != 0
     if threats and board.counts[other, pt.F5] > 0:
-        count = min(int(board.threat_size[other, T_FIVE]), 2)
-        out[:count] = board.threat_cells[other, T_FIVE, :count]
-        return count
+        count = 0
+        for i in range(min(int(board.threat_size[other, T_FIVE]), 2)):
+            block = board.threat_cells[other, T_FIVE, i]
+            if _allowed(board, me, block):
+                out[count] = block
+                count += 1
+        if count > 0:
+            return count
     count = int(generate(board, tables, 0))
     moves = tables.moves[0]
     keys = tables.order[0]
