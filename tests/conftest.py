@@ -13,6 +13,10 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("ABGAMES_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
 #: The Gomocup test brain (random moves, and ways to misbehave: see its docstring).
 RANDOM_BRAIN = Path(__file__).parent / "engines" / "random_brain.py"
+#: A Renju game of ``hard`` against Rapfi (2026-12-02): white's j11 makes a four whose
+#: only block, j10, is a double three for black, so black has lost. ``hard`` used to
+#: answer j10 (forfeited as a forbidden move; the apps raised on it).
+UNBLOCKABLE_FOUR = "h8 h9 h7 j8 g8 i6 e8 i8 f8 d8 i7 j7 k6 j9 j6 g9 k9 k8 l4 k5 h5 f9 i9 m8 l8 j11"
 
 
 @pytest.fixture(scope="session")

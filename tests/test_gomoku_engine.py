@@ -26,7 +26,7 @@ from abgames.games.gomoku import Gomoku, Rule
 from abgames.games.renju import forbidden_kind
 from abgames.search.limit import Limit
 from abgames.search.score import WIN, WIN_THRESHOLD
-from conftest import SHARED_DATA
+from conftest import SHARED_DATA, UNBLOCKABLE_FOUR
 
 DATA = SHARED_DATA / "gomoku"
 
@@ -95,12 +95,6 @@ def test_always_blocks_a_four(engine: GomokuEngine) -> None:
         """)
     )
     assert state.format_move(best_move(engine, state)) == "a7"
-
-
-#: A Renju game of ``hard`` against Rapfi (2026-12-02): white's j11 makes a four whose
-#: only block, j10, is a double three for black, so black has lost. ``hard`` used to
-#: answer j10 (forfeited as a forbidden move).
-UNBLOCKABLE_FOUR = "h8 h9 h7 j8 g8 i6 e8 i8 f8 d8 i7 j7 k6 j9 j6 g9 k9 k8 l4 k5 h5 f9 i9 m8 l8 j11"
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard", "max", "classic"])

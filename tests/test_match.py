@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from abgames.games import ConnectFour, Gomoku, IllegalMoveError, TicTacToe
 from abgames.match import AI, HUMAN, Match, SaveFileError, Seat, seats_for
+from conftest import UNBLOCKABLE_FOUR
 
 
 def human_vs_ai(state: object, level: str = "perfect", human_first: bool = True) -> Match:
@@ -35,6 +36,16 @@ def test_seats_for_each_mode() -> None:
 def test_unknown_level_is_refused() -> None:
     with pytest.raises(ValueError, match="no level 'perfect'"):
         Match(Gomoku(), seats_for("human-ai", HUMAN, "perfect"))
+
+
+def test_renju_black_ai_plays_on_when_its_only_block_is_forbidden() -> None:
+    # The apps play the AI's move through Match; a forbidden one raised there.
+    state = Gomoku.from_notation(UNBLOCKABLE_FOUR, rule="renju")
+    match = Match(state, seats_for("human-ai", AI, "hard"))
+    assert match.ai_to_move
+    result = match.ai_move()
+    assert result.move is not None and state.ply == len(UNBLOCKABLE_FOUR.split()) + 1
+    assert state.moves[-1] != state.parse_move("j10")
 
 
 def test_ai_move_keeps_its_analysis() -> None:
