@@ -4,8 +4,8 @@ first-move time in a fresh process (compiled-code cache as found: run twice for 
 Also: the same with the leaf VCF off (the alpha-beta kernel alone), and the time the
 ``hard`` level takes to answer each position (its budget is 2 s a move).
 
-Usage: python benchmarks/gomoku_speed.py [--seconds 1.0]
-       python benchmarks/gomoku_speed.py --depth 6 [--repeat 3]
+Usage: python benchmarks/gomoku_speed.py [--seconds 1.0] [--rule freestyle]
+       python benchmarks/gomoku_speed.py --depth 6 [--repeat 3] [--rule renju]
 
 ``--depth D`` instead searches each position to exactly depth D (root solvers off,
 leaf VCF on, then off) and prints the counts that do not depend on the machine's
@@ -13,6 +13,9 @@ load: alpha-beta nodes, leaf-VCF nodes, the move and score, with the best of
 ``--repeat`` timings as nodes/s. Compare two versions of the code by running both
 this way back to back (the node counts must match for a pure speed change).
 For a cold first move: NUMBA_CACHE_DIR=$(mktemp -d) python benchmarks/gomoku_speed.py
+
+``--rule standard|renju`` searches the same positions under that rule (they are legal
+under all three), to show what exact fives and Renju's forbidden points cost.
 """
 
 from __future__ import annotations
@@ -34,6 +37,10 @@ POSITIONS = (
 )
 
 
+#: The rules ``--rule`` takes (``abgames.games.gomoku.Rule`` values; freestyle first).
+RULES = ("freestyle", "standard", "renju")
+
+
 def first_move() -> tuple[float, float, int]:
     """In a fresh process: seconds to get ``hard`` ready (``readiness.prepare``: compile
     or load), then the first move's seconds and depth, searched with the kernels ready."""
@@ -50,8 +57,9 @@ def first_move() -> tuple[float, float, int]:
     return float(ready), float(move), int(depth)
 
 
-def fixed_depth(depth: int, repeat: int) -> None:
-    """Search every position to ``depth`` and print node counts, answers and nodes/s."""
+def fixed_depth(depth: int, repeat: int, rule: str = "freestyle") -> None:
+    """Search every position to ``depth`` under ``rule`` and print node counts, answers
+    and nodes/s."""
     from abgames.ai.gomoku import search as ks
     from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
     from abgames.games.gomoku import Gomoku
@@ -62,11 +70,11 @@ def fixed_depth(depth: int, repeat: int) -> None:
             root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0, leaf_vcf_depth=leaf_vcf
         )
         GomokuEngine(settings).solve(Gomoku.from_notation("h8"), depth=1)  # compile or load
-        print(f"{title}, depth {depth}")
+        print(f"{title}, depth {depth}, {rule}")
         total_nodes = 0
         total_time = 0.0
         for text in POSITIONS:
-            state = Gomoku.from_notation(text)
+            state = Gomoku.from_notation(text, rule=rule)
             best_time = float("inf")
             for _ in range(repeat):
                 engine = GomokuEngine(settings)  # fresh tables: the same work each run
@@ -99,9 +107,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--depth", type=int, default=0, help="fixed-depth counts instead")
     parser.add_argument("--repeat", type=int, default=1, help="timings per position (--depth)")
+    parser.add_argument("--rule", choices=RULES, default=RULES[0])
     args = parser.parse_args()
     if args.depth > 0:
-        fixed_depth(args.depth, args.repeat)
+        fixed_depth(args.depth, args.repeat, args.rule)
         return
     ready, move, depth = first_move()
     print(
@@ -113,7 +122,7 @@ def main() -> None:
     from abgames.search.limit import Limit
 
     for title, leaf_vcf in (("with the leaf VCF", 4), ("alpha-beta only (leaf VCF off)", 0)):
-        print(title)
+        print(f"{title}, {args.rule}")
         engine = GomokuEngine(
             EngineSettings(
                 root_vcf_depth=0,
@@ -126,7 +135,7 @@ def main() -> None:
         total_nodes = 0
         total_time = 0.0
         for text in POSITIONS:
-            state = Gomoku.from_notation(text)
+            state = Gomoku.from_notation(text, rule=args.rule)
             start = time.perf_counter()
             last = None
             for last in engine.search(state, Limit(time=args.seconds)):  # noqa: B007
@@ -142,7 +151,7 @@ def main() -> None:
 
     hard = make_player("gomoku", "hard")
     for text in POSITIONS:
-        state = Gomoku.from_notation(text)
+        state = Gomoku.from_notation(text, rule=args.rule)
         start = time.perf_counter()
         result = hard.choose(state)
         print(

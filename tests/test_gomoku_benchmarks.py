@@ -1,11 +1,12 @@
-"""The Gomoku benchmark scripts: the ladder against an external brain, and the
-puzzle benchmark's independent check of a VCF line."""
+"""The Gomoku benchmark scripts: the ladder against an external brain, the speed
+benchmark's rule, and the puzzle benchmark's independent check of a VCF line."""
 
 from __future__ import annotations
 
 import importlib.util
 import shlex
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -15,6 +16,8 @@ from abgames.ai.gomoku.engine import GomokuEngine, SolverResult
 from abgames.arena.engines import parse_engine_spec
 from abgames.arena.judge import GameRecord
 from abgames.games.gomoku import Gomoku, Rule
+from abgames.search.limit import Limit
+from abgames.search.result import SearchResult
 from conftest import RANDOM_BRAIN
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +35,24 @@ def load_script(name: str) -> ModuleType:
 
 ladder = load_script("gomoku_ladder")
 puzzles = load_script("gomoku_puzzles")
+speed = load_script("gomoku_speed")
+
+
+def test_speed_searches_its_positions_under_the_rule_asked_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    searched: list[Rule] = []
+    search = GomokuEngine.search
+
+    def recording_search(self: GomokuEngine, state: Gomoku, limit: Limit) -> Iterator[SearchResult]:
+        searched.append(state.rule)
+        return search(self, state, limit)
+
+    monkeypatch.setattr(GomokuEngine, "search", recording_search)
+    speed.fixed_depth(2, 1, "renju")
+    out = capsys.readouterr().out
+    assert searched == [Rule.RENJU] * 2 * len(speed.POSITIONS)  # with and without leaf VCF
+    assert out.count("depth 2, renju") == 2 and out.count("nodes/s (best of 1)") == 2
 
 
 def test_ladder_rungs_cap_nodes_or_time_and_ask_for_one_thread() -> None:
