@@ -24,10 +24,13 @@ Usage:
 
 Under each row: how the games ended, and abgames' W-D-L as black and as white
 (Renju's black is much the stronger side). Each row also gives the brain's think
-time a move (median and slowest, from the arena's clock), so a node cap can be read
-as time. A brain that ignores ``max_node`` (Rapfi's 2018 Gomocup version does)
-thinks to its safety limit instead: when its median move takes
-``IGNORED_CAP_SHARE`` of ``--node-turn-ms`` or more, the rung is flagged.
+time (from the arena's clock), so a node cap can be read as time: the share of its
+moves answered within ``INSTANT_MS`` (forced replies, wins already found: about half
+of a strong brain's moves), then the median and the slowest of the others (a median
+of all moves lands on either side of that split by chance). A brain that ignores
+``max_node`` (Rapfi's 2018 Gomocup version does) thinks to its safety limit instead:
+when its searched moves' median takes ``IGNORED_CAP_SHARE`` of ``--node-turn-ms`` or
+more, the rung is flagged.
 """
 
 from __future__ import annotations
@@ -74,6 +77,8 @@ DEFAULT_TURN_MS = 1000
 #: A node rung whose brain's median move takes this share of its safety limit or more
 #: was bound by the clock, not by the cap.
 IGNORED_CAP_SHARE = 0.5
+#: A brain's move answered within this many ms was forced or already found, not searched.
+INSTANT_MS = 50
 
 
 @dataclass(frozen=True)
@@ -150,23 +155,34 @@ def by_colour(records: list[GameRecord], name: str) -> str:
     )
 
 
+def searched(times: list[int]) -> list[int]:
+    """The think times of the moves not answered at once (``INSTANT_MS`` or more)."""
+    return [t for t in times if t >= INSTANT_MS]
+
+
 def describe_times(times: list[int]) -> str:
-    """``median / slowest ms``, or ``-`` when there are none."""
+    """``N% instant, median / slowest ms`` of the searched moves, or ``-`` for no moves."""
     if not times:
         return "-"
-    return f"{median_high(times)} / {max(times)} ms"
+    slow = searched(times)
+    instant = f"{round(100 * (len(times) - len(slow)) / len(times))}% instant"
+    if not slow:
+        return instant
+    return f"{instant}, {median_high(slow)} / {max(slow)} ms"
 
 
 def ignored_cap(rung: Rung, times: list[int]) -> str | None:
     """A warning when a node rung's brain thought as if it had no cap, else ``None``."""
-    if rung.cap_turn_ms is None or not times:
+    slow = searched(times)
+    if rung.cap_turn_ms is None or not slow:
         return None
-    middle = median_high(times)
+    middle = median_high(slow)
     if middle < IGNORED_CAP_SHARE * rung.cap_turn_ms:
         return None
     return (
-        f"    warning: the brain's median move took {middle} ms of its {rung.cap_turn_ms} ms "
-        "safety limit: it seems to ignore INFO max_node, so this rung is not a node cap"
+        f"    warning: the brain's searched moves took {middle} ms (median) of its "
+        f"{rung.cap_turn_ms} ms safety limit: it seems to ignore INFO max_node, so this "
+        "rung is not a node cap"
     )
 
 
@@ -174,7 +190,7 @@ def row(rung: Rung, pair: PairResult, times: list[int]) -> str:
     t = pair.tally
     return (
         f"| {rung.label:<22} | {t.wins:>3} {t.draws:>3} {t.losses:>3} | "
-        f"{100 * t.score:5.1f}% | {describe_elo(t):<20} | {describe_times(times):>17} |"
+        f"{100 * t.score:5.1f}% | {describe_elo(t):<20} | {describe_times(times):>28} |"
     )
 
 
@@ -238,7 +254,10 @@ def main(argv: list[str] | None = None) -> int:
         if warning is not None:
             print(warning, flush=True)
     print()
-    print("| opponent | W D L | score | Elo [95% CI] | opponent's move: median / slowest |")
+    print(
+        "| opponent | W D L | score | Elo [95% CI] "
+        "| opponent's moves: instant, searched median / slowest |"
+    )
     print("|---|---|---|---|---|")
     for line in lines:
         print(line)
