@@ -74,8 +74,8 @@ DEFAULT_OURS = "level=hard,time=1"
 DEFAULT_NODE_TURN_MS = 10_000
 #: The game's limit for engines whose spec sets none (the brain's time rungs set theirs).
 DEFAULT_TURN_MS = 1000
-#: A node rung whose brain's median move takes this share of its safety limit or more
-#: was bound by the clock, not by the cap.
+#: A node rung whose brain's searched moves take this share of its safety limit or more
+#: (their median) was bound by the clock, not by the cap.
 IGNORED_CAP_SHARE = 0.5
 #: A brain's move answered within this many ms was forced or already found, not searched.
 INSTANT_MS = 50
