@@ -25,6 +25,8 @@ import subprocess
 import sys
 import time
 
+from abgames.games.gomoku import Rule
+
 #: Fixed quiet midgame positions (freestyle, 15x15), in Renju notation: piskvork
 #: openings 7 to 11 moves on, from games of ``hard`` against Rapfi 2018, where neither
 #: side has a win the search proves by depth 7 (the positions used before had become
@@ -35,10 +37,6 @@ POSITIONS = (
     "h8 i7 h5 h6 g5 f5 g7 f6 g6 g8 f7 i4 g4 g3",
     "h8 i8 k8 j7 h9 h10 j9 i10 i9 k9 j10 g7 f9 g9",
 )
-
-
-#: The rules ``--rule`` takes (``abgames.games.gomoku.Rule`` values; freestyle first).
-RULES = ("freestyle", "standard", "renju")
 
 
 def first_move() -> tuple[float, float, int]:
@@ -57,7 +55,7 @@ def first_move() -> tuple[float, float, int]:
     return float(ready), float(move), int(depth)
 
 
-def fixed_depth(depth: int, repeat: int, rule: str = "freestyle") -> None:
+def fixed_depth(depth: int, repeat: int, rule: str = Rule.FREESTYLE.value) -> None:
     """Search every position to ``depth`` under ``rule`` and print node counts, answers
     and nodes/s."""
     from abgames.ai.gomoku import search as ks
@@ -107,7 +105,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--depth", type=int, default=0, help="fixed-depth counts instead")
     parser.add_argument("--repeat", type=int, default=1, help="timings per position (--depth)")
-    parser.add_argument("--rule", choices=RULES, default=RULES[0])
+    parser.add_argument("--rule", choices=[r.value for r in Rule], default=Rule.FREESTYLE.value)
     args = parser.parse_args()
     if args.depth > 0:
         fixed_depth(args.depth, args.repeat, args.rule)

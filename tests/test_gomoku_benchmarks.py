@@ -88,8 +88,10 @@ def test_ladder_plays_each_rung_and_prints_the_table(
     assert len((tmp_path / "rung1.jsonl").read_text().splitlines()) == 2
 
 
-def record(players: tuple[str, str], opening: str, times: tuple[int, ...]) -> GameRecord:
-    return GameRecord(0, "gomoku", {}, players, opening, "", None, "1/2-1/2", "", "", times)
+def record(
+    players: tuple[str, str], opening: str, times: tuple[int, ...] = (), winner: int | None = None
+) -> GameRecord:
+    return GameRecord(0, "gomoku", {}, players, opening, "", winner, "", "", "", times)
 
 
 def test_ladder_reads_each_sides_think_times_after_the_opening() -> None:
@@ -107,15 +109,12 @@ def test_ladder_reads_each_sides_think_times_after_the_opening() -> None:
 
 
 def test_ladder_counts_each_sides_results_by_colour() -> None:
-    def game(players: tuple[str, str], winner: int | None) -> GameRecord:
-        return GameRecord(0, "gomoku", {}, players, "h8", "", winner, "", "five")
-
     records = [
-        game(("hard", "opponent"), 0),  # hard, black, wins
-        game(("hard", "opponent"), 1),  # hard, black, loses
-        game(("opponent", "hard"), 1),  # hard, white, wins
-        game(("opponent", "hard"), None),  # a draw with white
-        game(("hard", "opponent"), 0),
+        record(("hard", "opponent"), "h8", winner=0),  # hard, black, wins
+        record(("hard", "opponent"), "h8", winner=1),  # hard, black, loses
+        record(("opponent", "hard"), "h8", winner=1),  # hard, white, wins
+        record(("opponent", "hard"), "h8"),  # a draw with white
+        record(("hard", "opponent"), "h8", winner=0),
     ]
     assert ladder.by_colour(records, "hard") == "black 2-0-1, white 1-1-0"
     assert ladder.by_colour(records, "opponent") == "black 0-1-1, white 1-0-2"
