@@ -95,7 +95,7 @@ def fixed_depth(depth: int, repeat: int, rule: str = Rule.FREESTYLE.value) -> No
                 f"  {best_time:6.2f} s  {nodes / best_time:8.0f} nodes/s"
             )
         print(
-            f"  total {total_nodes} nodes, "
+            f"  total {total_nodes} nodes in {total_time:.2f} s, "
             f"{total_nodes / total_time:.0f} nodes/s (best of {repeat})"
         )
 

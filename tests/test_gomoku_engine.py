@@ -946,6 +946,39 @@ def test_every_static_win_is_a_win_the_full_width_search_proves() -> None:
     assert {"3", "5", "5/double three"} <= kinds, kinds
 
 
+def test_the_horizon_score_is_a_bound_of_its_full_window_score() -> None:
+    """At depth 0 the score is the evaluation, or the win of a short VCF of the side
+    to move; an evaluation already at beta is a cutoff without the VCF (a VCF only
+    raises the score). Whatever the window, the score is a fail-soft bound of the
+    full-window score: at or above beta only if that is, at or below alpha only if
+    that is, equal to it in between. Random dense positions under each rule; the
+    sample holds VCF wins left unsearched above beta, and VCF wins found below it."""
+    rng = random.Random(5)
+    engine = GomokuEngine(EngineSettings())
+    skipped = found = 0
+    for i in range(600):
+        state = random_state(rng, 9, rng.randrange(12, 32), list(Rule)[i % 3])
+        if state.outcome() is not None:
+            continue
+        board, tables = engine._prepare(state)
+        full = int(ks.negamax(board, tables, 0, -WIN - 1, WIN + 1, 1))
+        static = int(ks.evaluate(board, tables.weights))
+        for offset in (-150, -1, 0, 1, 150):
+            beta = static + offset
+            alpha = beta - rng.choice((1, 300))
+            score = int(ks.negamax(board, tables, 0, alpha, beta, 1))
+            if score >= beta:
+                assert full >= beta, (state.moves, alpha, beta, score, full)
+            elif score <= alpha:
+                assert full <= alpha, (state.moves, alpha, beta, score, full)
+            else:
+                assert score == full, (state.moves, alpha, beta, score, full)
+            if full >= WIN_THRESHOLD:
+                skipped += score < WIN_THRESHOLD
+                found += score >= WIN_THRESHOLD
+    assert skipped > 0 and found > 0, (skipped, found)
+
+
 def test_a_double_three_against_no_four_is_seen_at_the_horizon() -> None:
     """Black to move has a double three at h8 and white no four to make: two plies
     with the static wins see the win (after h8 and any answer black has a straight

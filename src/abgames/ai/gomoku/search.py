@@ -1034,16 +1034,23 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
         if plies > 0:
             return WIN - ply - plies
     if depth <= 0:
-        # The horizon: a short VCF if the side to move has fours, else the evaluation.
-        # (Inline, not a helper: each kernel linking ``vcf`` recompiles it.)
+        # The horizon: the evaluation, or a short VCF's win if the side to move has
+        # fours. A VCF only raises the score, so an evaluation at beta or above is a
+        # cutoff without it. (Inline, not a helper: each kernel linking ``vcf``
+        # recompiles it.)
+        static = evaluate(board, tables.weights)
         leaf_depth = tables.config[C_LEAF_VCF]
-        if leaf_depth > 0 and board.counts[me, pt.B4] + board.counts[me, pt.F4] > 0:
+        if (
+            static < beta
+            and leaf_depth > 0
+            and board.counts[me, pt.B4] + board.counts[me, pt.F4] > 0
+        ):
             tables.stats[S_VCF_EXHAUSTED] = 0
             tables.stats[S_VCF_LIMIT] = tables.stats[S_VCF_NODES] + tables.config[C_LEAF_VCF_NODES]
             moves = vcf(board, tables, leaf_depth, ply)
             if moves > 0:
                 return WIN - (ply + 2 * moves - 1)
-        return evaluate(board, tables.weights)
+        return static
 
     key = board.info[I_HASH]
     index = _tt_index(key)
