@@ -13,7 +13,8 @@ winning stone is the n-th move from the root scores ``WIN - n``.
   defence value. In Renju black's forbidden points are left out.
 - ``negamax``: principal-variation search with a transposition table, killer and
   history ordering, forced-block extension, late-move reductions of quiet moves
-  (optionally) and a short VCF at the leaves (optionally).
+  (optionally) and a short VCF at the leaves whose evaluation is below beta
+  (optionally).
 - ``vcf`` / ``vct``: victory by continuous fours (threes too for VCT), depth counted
   in attacker moves including the final five; failures are remembered in a table.
   In ``vct`` the defender answers a three at every point where the attacker would
