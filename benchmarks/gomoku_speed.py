@@ -63,7 +63,8 @@ def fixed_depth(depth: int, repeat: int, rule: str = Rule.FREESTYLE.value) -> No
     from abgames.games.gomoku import Gomoku
     from abgames.search.limit import Limit
 
-    for title, leaf_vcf in (("with the leaf VCF", 4), ("alpha-beta only (leaf VCF off)", 0)):
+    leaf = EngineSettings().leaf_vcf_depth  # hard's
+    for title, leaf_vcf in (("with the leaf VCF", leaf), ("alpha-beta only (leaf VCF off)", 0)):
         settings = EngineSettings(
             root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0, leaf_vcf_depth=leaf_vcf
         )

@@ -12,8 +12,10 @@ import pytest
 
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
+from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
 from abgames.games.gomoku import Gomoku, Rule
+from abgames.search.score import WIN, WIN_THRESHOLD
 from conftest import SHARED_DATA
 
 #: Arrays ``play_threat`` leaves stale until its ``undo_threat``.
@@ -88,11 +90,20 @@ def allowed(board: nb.Board, player: int, cell: int) -> bool:
     return player != 0 or nb.forbidden(board, cell) == nb.NOT_FORBIDDEN
 
 
-def reference_vcf(board: nb.Board, depth: int) -> tuple[int, int]:
+def near_in_line(board: nb.Board, cell: int, centre: int, span: int) -> bool:
+    """Whether ``cell`` lies on a line through ``centre`` at most ``span`` cells away."""
+    width = int(board.info[nb.I_WIDTH])
+    dy, dx = abs(cell // width - centre // width), abs(cell % width - centre % width)
+    return (dx == 0 or dy == 0 or dx == dy) and max(dx, dy) <= span
+
+
+def reference_vcf(board: nb.Board, depth: int, span: int = 0, last: int = -1) -> tuple[int, int]:
     """(attacker moves to win, first move) by continuous fours within ``depth``, (0, -1) if
     none: a plain depth-first search over ``play``/``undo``, five points found by a scan
     of the codes, fours tried best cell value first (ties in threat-set order), a defender
-    four blocked first (by a four, else the attack fails). No table, no node budget."""
+    four blocked first (by a four, else the attack fails). No table, no node budget.
+    With ``span``, a four that blocks nothing keeps within ``span`` cells of the
+    attacker's ``last`` four along one of its lines (the first four: anywhere)."""
     if depth <= 0:
         return 0, -1
     me = int(board.info[nb.I_TO_MOVE])
@@ -111,6 +122,8 @@ def reference_vcf(board: nb.Board, depth: int) -> tuple[int, int]:
         fours = board.threat_cells[me, nb.T_FOUR, : board.threat_size[me, nb.T_FOUR]]
         candidates = [int(c) for c in fours if allowed(board, me, int(c))]
         candidates.sort(key=lambda c: -int(board.cell_value[me, c]))  # stable
+        if span > 0 and last >= 0:
+            candidates = [c for c in candidates if near_in_line(board, c, last, span)]
     for cell in candidates:
         nb.play(board, cell)
         fives = five_points(board, me)
@@ -121,7 +134,7 @@ def reference_vcf(board: nb.Board, depth: int) -> tuple[int, int]:
             nb.undo(board)
             return 2, cell
         nb.play(board, fives[0])
-        found, _ = reference_vcf(board, depth - 1)
+        found, _ = reference_vcf(board, depth - 1, span, cell)
         nb.undo(board)
         nb.undo(board)
         if found:
@@ -173,3 +186,36 @@ def test_vcf_answers_as_a_plain_search_over_play() -> None:
             if expected >= 2:  # (1: a five now, no line)
                 assert nb.to_cell(board, found.line[0]) == first
     assert won >= 10  # the positions do exercise winning lines
+
+
+def test_a_leaf_vcf_with_a_span_answers_as_the_plain_search_with_it() -> None:
+    """At the horizon, a VCF whose later fours keep near the last (``leaf_vcf_span``)
+    finds what the plain search restricted the same way finds, and its failures do not
+    hide the wins of a VCF without the restriction from the same tables (the root
+    solvers'). The sample holds wins the restriction misses and wins it finds."""
+    rng = random.Random(11)
+    span, depth = 2, 5
+    engine = GomokuEngine(
+        EngineSettings(
+            leaf_vcf_depth=depth, leaf_vcf_nodes=10**9, leaf_vcf_span=span, static_wins=False
+        )
+    )
+    missed = kept = 0
+    for i in range(240):
+        state = dense_state(rng, list(Rule)[i % 3], rng.randrange(14, 34))
+        if state.outcome() is not None:
+            continue
+        board, tables = engine._prepare(state)
+        if board.counts[1 - int(board.info[nb.I_TO_MOVE]), pt.F5] > 0:
+            continue  # the opponent's four: negamax blocks it before the horizon
+        restricted, _ = reference_vcf(board, depth, span)
+        full, _ = reference_vcf(board, depth)
+        score = int(ks.negamax(board, tables, 0, -WIN - 1, WIN + 1, 1))
+        if restricted:
+            assert score == WIN - (1 + 2 * restricted - 1), (state.moves, score)
+        else:
+            assert score < WIN_THRESHOLD, (state.moves, score)
+        assert (ks.run_solver(board, tables, depth, 10**9, False) > 0) == (full > 0)
+        missed += full > 0 and restricted == 0
+        kept += restricted >= 3
+    assert missed > 0 and kept > 0, (missed, kept)

@@ -105,6 +105,7 @@ class GomokuEngine:
         tables.config[ks.C_THREATS] = 1 if settings.threats else 0
         tables.config[ks.C_LEAF_VCF] = settings.leaf_vcf_depth
         tables.config[ks.C_LEAF_VCF_NODES] = settings.leaf_vcf_nodes
+        tables.config[ks.C_LEAF_VCF_SPAN] = settings.leaf_vcf_span
         tables.config[ks.C_LMR] = 1 if settings.late_move_reductions else 0
         tables.config[ks.C_LMR_MIN_DEPTH] = settings.lmr_min_depth
         tables.config[ks.C_LMR_AFTER] = settings.lmr_after

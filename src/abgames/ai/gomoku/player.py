@@ -74,6 +74,7 @@ LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
             beam=18,
             leaf_vcf_depth=6,
             leaf_vcf_nodes=1_000,
+            leaf_vcf_span=0,
             root_vcf_depth=80,
             root_vcf_nodes=2_000_000,
             root_vct_depth=8,

@@ -44,6 +44,7 @@ from abgames.ai.gomoku.board import (
     I_RENJU,
     I_SIZE,
     I_TO_MOVE,
+    I_WIDTH,
     NOT_FORBIDDEN,
     T_FIVE,
     T_FOUR,
@@ -95,7 +96,9 @@ S_VCF_NODES = 4
 S_VCF_LIMIT = 5
 S_VCF_EXHAUSTED = 6
 S_SELDEPTH = 7
-STATS_LEN = 8
+S_VCF_SPAN = 8  # set by a VCF's caller: ``C_LEAF_VCF_SPAN`` at the leaves, 0 elsewhere
+S_VCF_ROOT = 9  # the ply a VCF started at (its first four is not restricted)
+STATS_LEN = 10
 
 # Indexes into ``Tables.config``.
 C_BEAM = 0  # candidates kept at an ordinary node (0: all)
@@ -115,7 +118,8 @@ C_LMR_AFTER = 13  # moves searched in full before reductions start
 C_LMR_DEEP_AFTER = 14  # moves searched at most one ply shallower before deep reductions
 C_STATIC_WINS = 15  # 1: a node whose side to move has a shape that wins by force scores it
 C_FRONTIER_BEAM = 16  # candidates kept at a null-window node of depth 1 (0: as C_BEAM)
-CONFIG_LEN = 17
+C_LEAF_VCF_SPAN = 17  # a leaf VCF's later fours: at most this far along a line of the last (0: any)
+CONFIG_LEN = 18
 
 # Late-move reductions: at a node of at least ``C_LMR_MIN_DEPTH`` plies, a quiet move
 # (it makes no four or three of its own and takes no point where the opponent would
@@ -128,6 +132,8 @@ LMR_DEEP_MIN_DEPTH = 5
 LMR_DEEP_REDUCTION = 2
 
 _VCT_SALT = 0x5A5A_1234_0F0F_77
+_SPAN_SALT = 0x3C3C_5678_1E1E_55
+_LAST_FOUR_SALT = 0x9E37_79B9_7F4A_7C15 >> 12
 #: VCF depth of the defender's own win tried against a three in ``vct``.
 DEFENDER_VCF_DEPTH = 6
 
@@ -617,6 +623,24 @@ def _sort_by_value(
         cells[j + 1] = cell
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def _near_in_line(
+    cells: npt.NDArray[np.int32], count: int, centre: int, width: int, span: int
+) -> int:
+    """Keep (in order) the ``cells[:count]`` on a line through ``centre`` at most
+    ``span`` cells from it; returns how many are kept."""
+    kept = 0
+    row, column = centre // width, centre % width
+    for i in range(count):
+        cell = int(cells[i])
+        dy = abs(cell // width - row)
+        dx = abs(cell % width - column)
+        if (dx == 0 or dy == 0 or dx == dy) and max(dx, dy) <= span:
+            cells[kept] = cell
+            kept += 1
+    return kept
+
+
 @njit(_SOLVER_SIGNATURE, cache=True, nogil=True, _nrt=False)
 def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
     """Attacker (side to move) moves needed to win by continuous fours within ``depth``; 0 if none.
@@ -635,13 +659,24 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
     defender = 1 - attacker
     if board.threat_size[attacker, T_FIVE] > 0:
         return 1
-    if _vcf_seen(board.info, tables.vcf_key, tables.vcf_depth, depth, 0):
+    # A VCF whose later fours keep near the last (``S_VCF_SPAN``) proves less from a
+    # position: its failures are remembered apart, and below its first four by the last
+    # four too.
+    span = tables.stats[S_VCF_SPAN]
+    last_four = -1
+    salt = 0
+    if span > 0:
+        salt = _SPAN_SALT
+        if ply > tables.stats[S_VCF_ROOT]:
+            last_four = int(board.stack[board.info[I_PLY] - 2])
+            salt ^= (last_four + 1) * _LAST_FOUR_SALT
+    if _vcf_seen(board.info, tables.vcf_key, tables.vcf_depth, depth, salt):
         return 0
     forced = -1
     if board.threat_size[defender, T_FIVE] > 0:
         forced = _forced_block(board, tables, ply)
         if forced < 0 or not _is_four_cell(board, attacker, forced):
-            _vcf_store(board.info, tables.stats, tables.vcf_key, tables.vcf_depth, depth, 0)
+            _vcf_store(board.info, tables.stats, tables.vcf_key, tables.vcf_depth, depth, salt)
             return 0
     candidates = tables.moves[ply + 1]
     count = 0
@@ -650,14 +685,16 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
         count = 1
     else:
         count = _four_cells(board, attacker, candidates, tables.order[ply + 1])
+        if last_four >= 0:
+            count = _near_in_line(candidates, count, last_four, int(board.info[I_WIDTH]), span)
     # No copy: deeper plies use ``moves[ply + 2]`` and beyond.
     # With one move left only a four that wins at once counts (``_vcf_attack_four``
     # returns 2; the line is then one move longer than ``depth``, as it always was):
     # a plain four's block would leave the child no move, so it is not played.
-    last_four = depth == 1
+    one_left = depth == 1
     for i in range(count):
         cell = int(candidates[i])
-        if last_four and not _may_win_at_once(board.pattern, board.info, attacker, cell):
+        if one_left and not _may_win_at_once(board.pattern, board.info, attacker, cell):
             continue
         result = _vcf_attack_four(board, cell)
         if result == 2:
@@ -673,7 +710,7 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
         if found > 0:
             _prepend_pv(tables, ply, cell, block)
             return found + 1
-    _vcf_store(board.info, tables.stats, tables.vcf_key, tables.vcf_depth, depth, 0)
+    _vcf_store(board.info, tables.stats, tables.vcf_key, tables.vcf_depth, depth, salt)
     return 0
 
 
@@ -868,6 +905,7 @@ def run_solver(board: Board, tables: Tables, depth: int, node_budget: int, three
     """Run ``vcf`` (or ``vct`` with ``threes``) from the root with a node budget."""
     tables.stats[S_VCF_EXHAUSTED] = 0
     tables.stats[S_VCF_LIMIT] = tables.stats[S_VCF_NODES] + node_budget
+    tables.stats[S_VCF_SPAN] = 0
     if not threes:
         return int(vcf(board, tables, depth, 0))
     tables.killers[:] = -1  # ``vct`` orders by its own killers: alpha-beta's start clean
@@ -1048,6 +1086,8 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
         ):
             tables.stats[S_VCF_EXHAUSTED] = 0
             tables.stats[S_VCF_LIMIT] = tables.stats[S_VCF_NODES] + tables.config[C_LEAF_VCF_NODES]
+            tables.stats[S_VCF_SPAN] = tables.config[C_LEAF_VCF_SPAN]
+            tables.stats[S_VCF_ROOT] = ply
             moves = vcf(board, tables, leaf_depth, ply)
             if moves > 0:
                 return WIN - (ply + 2 * moves - 1)

@@ -20,8 +20,12 @@ class EngineSettings:
 
     beam: int = 14
     threats: bool = True
-    leaf_vcf_depth: int = 4
+    leaf_vcf_depth: int = 8
     leaf_vcf_nodes: int = 300
+    #: After its first four, a leaf VCF tries only fours within this many cells of the
+    #: attacker's last four along one of its lines (0: every four), as Rapfi 2018's
+    #: does: such lines are cheap, so they can be long (docs/tuning.md).
+    leaf_vcf_span: int = 4
     root_vcf_depth: int = 40
     root_vcf_nodes: int = 300_000
     root_vct_depth: int = 6
