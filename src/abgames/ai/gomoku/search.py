@@ -131,6 +131,8 @@ LMR_REDUCTION = 1
 LMR_DEEP_MIN_DEPTH = 5
 LMR_DEEP_REDUCTION = 2
 
+#: Salts of the solvers' failure table (``_vcf_seen``): the VCT's, a leaf VCF's with a
+#: span, and the multiplier of the last four that also keys such a VCF below its root.
 _VCT_SALT = 0x5A5A_1234_0F0F_77
 _SPAN_SALT = 0x3C3C_5678_1E1E_55
 _LAST_FOUR_SALT = 0x9E37_79B9_7F4A_7C15 >> 12
@@ -647,7 +649,9 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
 
     On success ``tables.pv[ply]`` holds the line (attacker and defender alternating).
     Its moves are played with ``play_threat``, so it reads no pattern counts or cell
-    values (five points from the threat sets instead).
+    values (five points from the threat sets instead). With ``stats[S_VCF_SPAN]`` set
+    (a leaf VCF), a four after the first that blocks nothing lies on a line through the
+    attacker's last four, at most that many cells from it.
     """
     if ply >= MAX_PLY - 4:
         return 0
