@@ -1,6 +1,6 @@
 """Solve the shared Gomoku puzzle sets and print solved/total and mean time per set.
 
-Usage: python benchmarks/gomoku_puzzles.py [--time SECONDS] [--limit N]
+Usage: python benchmarks/gomoku_puzzles.py [--time SECONDS] [--limit N] [--lfz FILE ...]
 
 - intro_vcf: every puzzle has a VCF for the side to move. Two figures: *answered*
   (the VCF solver returned a win within the time limit, whatever its line) and
@@ -18,6 +18,17 @@ Usage: python benchmarks/gomoku_puzzles.py [--time SECONDS] [--limit N]
   within 7" under a threat limit the data does not record, beside its 7-move
   solution; at most 30 of the 31 VCT lines can be correct.)
 
+- ``--symmetries``: every VCF problem (intro_vcf and ``--lfz``) is solved in the 8
+  orientations of the board, so an order of the solver's that suits one orientation
+  shows no better than it is.
+- ``--lfz FILE ...``: the VCF problems of lfz084's puzzle files, counted as
+  intro_vcf's (the line checked by the rules; they state no solution). The shared
+  intro set comes from one of them (``入门-四追い_puzzle.json``); the larger set of
+  issue 14 is three more in ``puzzle/json/`` of the public repository
+  lfz084/lfz084.github.io: ``黑先VCF_puzzle.json`` (black to move, 504),
+  ``白先VCF_puzzle.json`` (white, 548) and ``实战VCF.json`` (from real games, 678),
+  all Renju.
+
 Puzzle data: ``$ABGAMES_SHARED_DATA/gomoku/puzzles`` (default ``../shared/data``
 beside the repo). Times are wall-clock on a shared machine: run under ``nice`` and
 read the node counts (``--nodes`` caps each solve) as the reproducible figure.
@@ -28,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -300,18 +312,92 @@ def load(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def rapfi_move(case: dict[str, Any], state: Gomoku) -> Move:
-    """Rapfi's first move: ``rapfi_move`` is (x, y from the bottom)."""
+def rapfi_move(case: dict[str, Any], state: Gomoku) -> Move | None:
+    """Rapfi's first move, if the case states one: ``rapfi_move`` is (x, y from the bottom)."""
+    if "rapfi_move" not in case:
+        return None
     x, y = case["rapfi_move"]
     return state.point(x, state.size - 1 - y)
 
 
-def intro_vcf(engine: GomokuEngine, seconds: float, nodes: int, limit: int | None) -> None:
-    cases = load("intro_vcf.jsonl")[:limit]
-    answered = solved = in_set = 0
+#: lfz084's puzzle files: ``mode`` 32 is a VCF problem, ``side`` 1 black to move and 2
+#: white, ``rule`` 1 freestyle and 2 Renju.
+LFZ_VCF_MODE = 32
+LFZ_SIDES = {1: "black", 2: "white"}
+LFZ_RULES = {1: "freestyle", 2: "renju"}
+LFZ_STONE = re.compile(r"([A-Za-z])(\d{1,2})")
+LFZ_LABEL = re.compile(r"^//第(\d+)题模式$")
+
+
+def lfz_cases(path: Path) -> list[dict[str, Any]]:
+    """The VCF problems of one of lfz084's puzzle files (lfz084/lfz084.github.io,
+    ``puzzle/json/*.json``) as cases of ``intro_vcf.jsonl``'s shape.
+
+    Its ``stones`` are alternately black and white, black first, each a column letter
+    and a row number from the bottom. Entries of another mode, or whose
+    ``//第NNN题模式`` label names another mode (a "free play" page), are left out; the
+    case's ``index`` is that label's number where there is one, else its place (from 1).
+    """
+    entries = json.loads(path.read_text(encoding="utf-8"))["puzzles"]
+    cases: list[dict[str, Any]] = []
+    for place, entry in enumerate(entries, start=1):
+        label = next((m for m in map(LFZ_LABEL.match, entry) if m is not None), None)
+        if entry.get("mode") != LFZ_VCF_MODE or (label and entry[label.string] != "VCF"):
+            continue
+        size = int(entry.get("size", 15))
+        rows = [["."] * size for _ in range(size)]
+        for number, (column, row) in enumerate(LFZ_STONE.findall(entry["stones"])):
+            x, y = ord(column.upper()) - ord("A"), size - int(row)
+            rows[y][x] = "X" if number % 2 == 0 else "O"
+        index = int(label.group(1)) if label else place
+        cases.append(
+            {
+                "index": index,
+                "rule": LFZ_RULES[int(entry["rule"])],
+                "side_to_move": LFZ_SIDES[int(entry["side"])],
+                "board": ["".join(row) for row in rows],
+            }
+        )
+    return cases
+
+
+def turned(rows: list[str], symmetry: int) -> list[str]:
+    """``rows`` (a square board, top row first) under one of its 8 symmetries: bit 0
+    mirrors the columns, bit 1 the rows, bit 2 swaps the axes (after the mirrors)."""
+    size = len(rows)
+    out = [["."] * size for _ in range(size)]
+    for y, row in enumerate(rows):
+        for x, mark in enumerate(row):
+            tx = size - 1 - x if symmetry & 1 else x
+            ty = size - 1 - y if symmetry & 2 else y
+            if symmetry & 4:
+                tx, ty = ty, tx
+            out[ty][tx] = mark
+    return ["".join(row) for row in out]
+
+
+def in_every_symmetry(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each case under the 8 symmetries of the board (index ``N/k``, ``k`` as in
+    ``turned``; a stated first move is kept only for the case itself)."""
+    out: list[dict[str, Any]] = []
+    for case in cases:
+        out.append({**case, "index": f"{case['index']}/0"})
+        for symmetry in range(1, 8):
+            variant = {k: v for k, v in case.items() if k != "rapfi_move"}
+            variant["board"] = turned(case["board"], symmetry)
+            variant["index"] = f"{case['index']}/{symmetry}"
+            out.append(variant)
+    return out
+
+
+def vcf_set(
+    engine: GomokuEngine, name: str, cases: list[dict[str, Any]], seconds: float, nodes: int
+) -> None:
+    """Solve VCF problems that each have a win for ``side_to_move``; print one line."""
+    answered = solved = in_set = stated = 0
     total_time = 0.0
     total_nodes = 0
-    worst: list[tuple[int, float, int]] = []
+    worst: list[tuple[int, float, Any]] = []
     for case in cases:
         state = position(case, case["side_to_move"])
         found, used, spent = solve(engine, state, UNLIMITED_DEPTH, False, seconds, nodes)
@@ -319,21 +405,27 @@ def intro_vcf(engine: GomokuEngine, seconds: float, nodes: int, limit: int | Non
         total_nodes += spent
         worst.append((spent, used, case["index"]))
         if found is None or used > seconds:
-            print(f"  unsolved: intro #{case['index']} ({spent} nodes, {used:.3f} s)")
+            print(f"  unsolved: {name} #{case['index']} ({spent} nodes, {used:.3f} s)")
             continue
         answered += 1
         expected = rapfi_move(case, state)
-        in_set += int(found.line[0] == expected) if found.line else 0
+        if expected is not None:
+            stated += 1
+            in_set += int(bool(found.line) and found.line[0] == expected)
         if counted(state, found, expected):
             solved += 1
         else:
-            print(f"  FALSE CLAIM: intro #{case['index']} line {found.line}")
+            print(f"  FALSE CLAIM: {name} #{case['index']} line {found.line}")
     worst.sort(reverse=True)
     slowest = ", ".join(f"#{i} {n} nodes {t:.3f} s" for n, t, i in worst[:3])
+    check = (
+        f"first move Rapfi's {in_set}, the rest checked by the rules"
+        if stated
+        else "every line checked by the rules"
+    )
     print(
-        f"intro_vcf: answered {answered}/{len(cases)} within {seconds:g} s each; "
-        f"solved {solved}/{len(cases)} (first move Rapfi's {in_set}, the rest checked by "
-        f"the rules); mean {total_time / max(1, len(cases)):.3f} s, "
+        f"{name}: answered {answered}/{len(cases)} within {seconds:g} s each; "
+        f"solved {solved}/{len(cases)} ({check}); mean {total_time / max(1, len(cases)):.3f} s, "
         f"{total_nodes / max(1, len(cases)):.0f} nodes; most nodes: {slowest}"
     )
 
@@ -380,12 +472,30 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=1.0, help="seconds per puzzle")
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODES, help="solver nodes per puzzle")
     parser.add_argument("--limit", type=int, default=None, help="only the first N intro puzzles")
+    parser.add_argument(
+        "--lfz",
+        nargs="+",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="also solve the VCF problems of these lfz084 puzzle files (see above)",
+    )
+    parser.add_argument(
+        "--symmetries",
+        action="store_true",
+        help="solve each VCF problem in the 8 orientations of the board",
+    )
     args = parser.parse_args()
     engine = GomokuEngine()
     warm = Gomoku(15, Rule.RENJU)
     engine.solve(warm, depth=2)  # compile or load the kernels outside the timings
     quintet(engine, args.time, args.nodes)
-    intro_vcf(engine, args.time, args.nodes, args.limit)
+    sets = [("intro_vcf", load("intro_vcf.jsonl")[: args.limit])]
+    sets += [(path.stem, lfz_cases(path)) for path in args.lfz]
+    for name, cases in sets:
+        if args.symmetries:
+            name, cases = f"{name} (8 symmetries)", in_every_symmetry(cases)
+        vcf_set(engine, name, cases, args.time, args.nodes)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ benchmark's rule, and the puzzle benchmark's independent check of a VCF line."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import shlex
 import sys
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from abgames.arena.judge import GameRecord
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.search.limit import Limit
 from abgames.search.result import SearchResult
-from conftest import RANDOM_BRAIN
+from conftest import RANDOM_BRAIN, SHARED_DATA
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -166,6 +167,82 @@ def test_a_vcf_line_that_ignores_the_defenders_four_fails() -> None:
     assert not puzzles.vcf_line_wins(state, (state.point(3, 2), state.point(4, 2)))
     # Blocking it first (f1) is a legal start, but then black has no four: fails.
     assert not puzzles.vcf_line_wins(state, (state.point(5, 0),))
+
+
+def test_lfz_puzzle_files_are_read_as_vcf_cases(tmp_path: Path) -> None:
+    # lfz084's format: stones alternate black and white (black first), a column letter
+    # and a row from the bottom; side 1 black to move, 2 white; mode 32 a VCF page.
+    entries = [
+        {"side": 2, "rule": 2, "size": 15, "stones": "H8", "mode": 0, "comment": "cover"},
+        {
+            "side": 1,
+            "rule": 2,
+            "size": 15,
+            "stones": "H8I9A1O15",
+            "mode": 32,
+            "//第007题模式": "VCF",
+        },
+        {
+            "side": 1,
+            "rule": 2,
+            "size": 15,
+            "stones": "H8I9",
+            "mode": 32,
+            "//第008题模式": "自由对弈",
+        },
+        {"side": 2, "rule": 1, "size": 15, "stones": "C3D4E5", "mode": 32},
+    ]
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps({"puzzles": entries}, ensure_ascii=False), encoding="utf-8")
+    first, second = puzzles.lfz_cases(path)
+    assert (first["index"], first["rule"], first["side_to_move"]) == (7, "renju", "black")
+    board = first["board"]
+    assert board[7][7] == "X" and board[6][8] == "O"  # h8 black, i9 white (row 9: y = 6)
+    assert board[14][0] == "X" and board[0][14] == "O"  # a1 black, o15 white
+    assert sum(row.count("X") + row.count("O") for row in board) == 4
+    assert (second["index"], second["rule"], second["side_to_move"]) == (4, "freestyle", "white")
+    state = puzzles.position(second, second["side_to_move"])
+    assert state.rule == Rule.FREESTYLE and state.to_move == 1
+    assert state.board[state.point(2, 12)] == 1 and state.board[state.point(3, 11)] == 2
+
+
+def test_puzzles_turn_under_the_eight_symmetries() -> None:
+    rows = [".X" + "." * 13] + ["." * 15] * 14  # one stone at x=1, y=0
+
+    def stone(board: list[str]) -> tuple[int, int]:
+        (y,) = [y for y, row in enumerate(board) if "X" in row]
+        return board[y].index("X"), y
+
+    assert [stone(puzzles.turned(rows, k)) for k in range(8)] == [
+        (1, 0),
+        (13, 0),
+        (1, 14),
+        (13, 14),
+        (0, 1),
+        (0, 13),
+        (14, 1),
+        (14, 13),
+    ]
+    case = {"index": 3, "board": rows, "side_to_move": "black", "rapfi_move": [1, 2]}
+    variants = puzzles.in_every_symmetry([case])
+    assert [v["index"] for v in variants] == [f"3/{k}" for k in range(8)]
+    assert len({tuple(v["board"]) for v in variants}) == 8
+    assert "rapfi_move" in variants[0] and not any("rapfi_move" in v for v in variants[1:])
+
+
+@pytest.mark.skipif(not (SHARED_DATA / "gomoku").is_dir(), reason="../shared/data not found")
+def test_a_vcf_is_found_and_checked_in_every_orientation() -> None:
+    # The intro set's puzzle that takes the most nodes, in its 8 orientations.
+    cases = [json.loads(line) for line in (puzzles.DATA / "intro_vcf.jsonl").open()]
+    (case,) = [c for c in cases if c["index"] == 39]
+    engine = GomokuEngine()
+    lengths = set()
+    for variant in puzzles.in_every_symmetry([case]):
+        state = puzzles.position(variant, case["side_to_move"])
+        found = engine.solve(state, depth=puzzles.UNLIMITED_DEPTH, nodes=1_000_000)
+        assert found is not None and puzzles.vcf_line_wins(state, found.line)
+        lengths.add(found.moves)
+    assert min(lengths) >= 3  # a real line each time, not a five on the board
 
 
 # Black's double three at h8 (x=7, y=7); white's four-three at m14 then m11 (top rows).

@@ -100,10 +100,15 @@ def near_in_line(board: nb.Board, cell: int, centre: int, span: int) -> bool:
 def reference_vcf(board: nb.Board, depth: int, span: int = 0, last: int = -1) -> tuple[int, int]:
     """(attacker moves to win, first move) by continuous fours within ``depth``, (0, -1) if
     none: a plain depth-first search over ``play``/``undo``, five points found by a scan
-    of the codes, fours tried best cell value first (ties in threat-set order), a defender
-    four blocked first (by a four, else the attack fails). No table, no node budget.
+    of the codes, a defender four blocked first (by a four, else the attack fails). No
+    table, no node budget. Fours are tried by ``VCF_ATTACK_SCALE`` times the attacker's
+    cell value plus the defender's (with ``span``, the attacker's alone), best first
+    (ties in threat-set order).
+
     With ``span``, a four that blocks nothing keeps within ``span`` cells of the
-    attacker's ``last`` four along one of its lines (the first four: anywhere)."""
+    attacker's ``last`` four along one of its lines (the first four: anywhere).
+    Without, the fours on a line through the attacker's stone before last (the last
+    four, or its last move) within ``VCF_NEAR_SPAN`` come first, each group in order."""
     if depth <= 0:
         return 0, -1
     me = int(board.info[nb.I_TO_MOVE])
@@ -121,9 +126,18 @@ def reference_vcf(board: nb.Board, depth: int, span: int = 0, last: int = -1) ->
     else:
         fours = board.threat_cells[me, nb.T_FOUR, : board.threat_size[me, nb.T_FOUR]]
         candidates = [int(c) for c in fours if allowed(board, me, int(c))]
-        candidates.sort(key=lambda c: -int(board.cell_value[me, c]))  # stable
+        value = board.cell_value
+        defence = 0 if span > 0 else 1
+        candidates.sort(
+            key=lambda c: -(ks.VCF_ATTACK_SCALE * value[me, c] + defence * value[other, c])
+        )
+        ply = int(board.info[nb.I_PLY])
         if span > 0 and last >= 0:
             candidates = [c for c in candidates if near_in_line(board, c, last, span)]
+        elif span == 0 and ply >= 2:
+            previous = int(board.stack[ply - 2])
+            near = [c for c in candidates if near_in_line(board, c, previous, ks.VCF_NEAR_SPAN)]
+            candidates = near + [c for c in candidates if c not in near]
     for cell in candidates:
         nb.play(board, cell)
         fives = five_points(board, me)
@@ -140,6 +154,13 @@ def reference_vcf(board: nb.Board, depth: int, span: int = 0, last: int = -1) ->
         if found:
             return found + 1, cell
     return 0, -1
+
+
+def reference_root_vcf(board: nb.Board, depth: int) -> tuple[int, int]:
+    """``reference_vcf`` as the root solver runs it: the lines within ``VCF_NEAR_SPAN``
+    of the last four first, then, if none wins, every line."""
+    found = reference_vcf(board, depth, ks.VCF_NEAR_SPAN)
+    return found if found[0] else reference_vcf(board, depth)
 
 
 def five_points(board: nb.Board, player: int) -> list[int]:
@@ -176,7 +197,7 @@ def test_vcf_answers_as_a_plain_search_over_play() -> None:
         board = nb.new_board(state.size, state.rule)
         for depth in (3, 5):
             nb.load(board, state)
-            expected, first = reference_vcf(board, depth)
+            expected, first = reference_root_vcf(board, depth)
             found = engine.solve(state, depth=depth)
             if expected == 0:
                 assert found is None

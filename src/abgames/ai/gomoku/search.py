@@ -81,7 +81,7 @@ MAX_PLY = 256
 MAX_MOVES = 512
 CHECK_INTERVAL = 1023  # a mask: look at the stop flag every 1024 nodes
 TT_BITS = 20
-VCF_TT_BITS = 18
+VCF_TT_BITS = 20
 
 EXACT = 0
 LOWER = 1
@@ -138,6 +138,15 @@ _SPAN_SALT = 0x3C3C_5678_1E1E_55
 _LAST_FOUR_SALT = 0x9E37_79B9_7F4A_7C15 >> 12
 #: VCF depth of the defender's own win tried against a three in ``vct``.
 DEFENDER_VCF_DEPTH = 6
+#: A VCF without a span tries first the fours on a line through the attacker's last
+#: stone at most this far from it (the rest follow, in their order); a root VCF first
+#: searches with this span, within a share of its budget (``run_solver``).
+VCF_NEAR_SPAN = 4
+VCF_NEAR_BUDGET_SHARE = 8
+#: A VCF without a span orders the attacker's fours by its value of the point times
+#: this, plus the defender's (among equals, a four that also takes a point the
+#: defender builds on comes first); with a span, by the attacker's value alone.
+VCF_ATTACK_SCALE = 4
 
 
 class Tables(NamedTuple):
@@ -584,11 +593,16 @@ def _may_win_at_once(
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _four_cells(
-    board: Board, player: int, out: npt.NDArray[np.int32], values: npt.NDArray[np.int64]
+    board: Board,
+    player: int,
+    out: npt.NDArray[np.int32],
+    values: npt.NDArray[np.int64],
+    defence: int,
 ) -> int:
-    """Cells where ``player`` may make a four, best first by cell value (ties in the
-    threat set's order), their values computed here into ``values``: under
-    ``play_threat`` the board's cell values are stale."""
+    """Cells where ``player`` may make a four, best first by ``VCF_ATTACK_SCALE`` times
+    ``player``'s cell value plus ``defence`` times the opponent's (ties in the threat
+    set's order), their values computed here into ``values``: under ``play_threat``
+    the board's cell values are stale."""
     count = 0
     threat_cells = board.threat_cells
     pattern = board.pattern
@@ -598,7 +612,9 @@ def _four_cells(
         if renju_black and forbidden(board, cell) != NOT_FORBIDDEN:
             continue
         # Insertion after every cell of at least the same value (a stable sort).
-        value = _cell_value(pattern, player, cell)
+        value = VCF_ATTACK_SCALE * _cell_value(pattern, player, cell)
+        if defence != 0:
+            value += defence * _cell_value(pattern, 1 - player, cell)
         j = count - 1
         while j >= 0 and values[j] < value:
             out[j + 1] = out[j]
@@ -626,12 +642,19 @@ def _sort_by_value(
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _near_in_line(
-    cells: npt.NDArray[np.int32], count: int, centre: int, width: int, span: int
+def _near_first(
+    cells: npt.NDArray[np.int32],
+    count: int,
+    centre: int,
+    width: int,
+    span: int,
+    scratch: npt.NDArray[np.int64],
 ) -> int:
-    """Keep (in order) the ``cells[:count]`` on a line through ``centre`` at most
-    ``span`` cells from it; returns how many are kept."""
+    """Reorder ``cells[:count]``: those on a line through ``centre`` at most ``span``
+    cells from it first, then the others, each group in its order (``scratch`` holds
+    the others meanwhile). Returns how many are near."""
     kept = 0
+    others = 0
     row, column = centre // width, centre % width
     for i in range(count):
         cell = int(cells[i])
@@ -640,6 +663,11 @@ def _near_in_line(
         if (dx == 0 or dy == 0 or dx == dy) and max(dx, dy) <= span:
             cells[kept] = cell
             kept += 1
+        else:
+            scratch[others] = cell
+            others += 1
+    for i in range(others):
+        cells[kept + i] = scratch[i]
     return kept
 
 
@@ -688,9 +716,15 @@ def vcf(board: Board, tables: Tables, depth: int, ply: int) -> int:
         candidates[0] = forced
         count = 1
     else:
-        count = _four_cells(board, attacker, candidates, tables.order[ply + 1])
-        if last_four >= 0:
-            count = _near_in_line(candidates, count, last_four, int(board.info[I_WIDTH]), span)
+        # A leaf VCF (with a span) orders by the attacker's values alone.
+        defence = 1 if span == 0 else 0
+        count = _four_cells(board, attacker, candidates, tables.order[ply + 1], defence)
+        width = int(board.info[I_WIDTH])
+        if last_four >= 0:  # only the fours near the last one
+            count = _near_first(candidates, count, last_four, width, span, tables.order[ply + 1])
+        elif span == 0 and board.info[I_PLY] >= 2:  # those near the last stone first
+            last = int(board.stack[board.info[I_PLY] - 2])
+            _near_first(candidates, count, last, width, VCF_NEAR_SPAN, tables.order[ply + 1])
     # No copy: deeper plies use ``moves[ply + 2]`` and beyond.
     # With one move left only a four that wins at once counts (``_vcf_attack_four``
     # returns 2; the line is then one move longer than ``depth``, as it always was):
@@ -906,16 +940,32 @@ def vct(board: Board, tables: Tables, depth: int, ply: int) -> int:
 
 
 def run_solver(board: Board, tables: Tables, depth: int, node_budget: int, threes: bool) -> int:
-    """Run ``vcf`` (or ``vct`` with ``threes``) from the root with a node budget."""
+    """Run ``vcf`` (or ``vct`` with ``threes``) from the root with a node budget.
+
+    A VCF first tries the lines whose later fours keep near the last one (as a leaf
+    VCF with span ``VCF_NEAR_SPAN``), within ``1 / VCF_NEAR_BUDGET_SHARE`` of the
+    budget: most wins are such lines, and they are cheap to find. Only if none is
+    found does the full VCF run, with the whole budget; so what it proves is the
+    same, only found sooner.
+    """
+    tables.stats[S_VCF_EXHAUSTED] = 0
+    tables.stats[S_VCF_SPAN] = 0
+    if threes:
+        tables.stats[S_VCF_LIMIT] = tables.stats[S_VCF_NODES] + node_budget
+        tables.killers[:] = -1  # ``vct`` orders by its own killers: alpha-beta's start clean
+        moves = int(vct(board, tables, depth, 0))
+        tables.killers[:] = -1
+        return moves
+    tables.stats[S_VCF_SPAN] = VCF_NEAR_SPAN
+    tables.stats[S_VCF_ROOT] = 0
+    tables.stats[S_VCF_LIMIT] = tables.stats[S_VCF_NODES] + node_budget // VCF_NEAR_BUDGET_SHARE
+    moves = int(vcf(board, tables, depth, 0))
+    tables.stats[S_VCF_SPAN] = 0
+    if moves > 0 or tables.stats[S_ABORTED] != 0:
+        return moves
     tables.stats[S_VCF_EXHAUSTED] = 0
     tables.stats[S_VCF_LIMIT] = tables.stats[S_VCF_NODES] + node_budget
-    tables.stats[S_VCF_SPAN] = 0
-    if not threes:
-        return int(vcf(board, tables, depth, 0))
-    tables.killers[:] = -1  # ``vct`` orders by its own killers: alpha-beta's start clean
-    moves = int(vct(board, tables, depth, 0))
-    tables.killers[:] = -1
-    return moves
+    return int(vcf(board, tables, depth, 0))
 
 
 # --- alpha-beta -------------------------------------------------------------------------
