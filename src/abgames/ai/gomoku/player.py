@@ -5,7 +5,8 @@
 - ``hard``: VCF and VCT at the root, a short VCF, static wins and futility pruning at
   the leaves, late-move reductions and threat extensions, a check that the chosen move leaves
   the opponent no VCT, 2 s a move.
-- ``max``: as hard with a wider beam, deeper solvers, and all the time it is given.
+- ``max``: as hard with a leaf VCF that tries every four, deeper solvers and defence
+  check, and all the time it is given.
 - ``classic``: the textbook baseline: pattern evaluation, every point within two
   of a stone, plain alpha-beta to depth 4, no threat search or forced-move pruning.
 
@@ -71,7 +72,6 @@ LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
     "hard": (EngineSettings(), Limit(time=2.0)),
     "max": (
         EngineSettings(
-            beam=18,
             leaf_vcf_depth=6,
             leaf_vcf_nodes=1_000,
             leaf_vcf_span=0,

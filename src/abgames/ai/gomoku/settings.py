@@ -18,7 +18,10 @@ DEFAULT_MAX_DEPTH = 64
 class EngineSettings:
     """What a level switches on; depths of the solvers count attacker moves."""
 
-    beam: int = 14
+    #: Candidates kept at a node, best first by attack + defence (0: all of them);
+    #: 24 and the frontier's 12 against 14 and 8 scored ten points more against Rapfi
+    #: 2018 at 1 s a move (docs/tuning.md).
+    beam: int = 24
     threats: bool = True
     leaf_vcf_depth: int = 8
     leaf_vcf_nodes: int = 300
@@ -58,7 +61,7 @@ class EngineSettings:
     #: without searching it (``search._static_win``).
     static_wins: bool = True
     #: Candidates kept at a null-window node one ply above the leaves (0: ``beam``).
-    frontier_beam: int = 8
+    frontier_beam: int = 12
     max_depth: int = DEFAULT_MAX_DEPTH
     use_full_time: bool = False
     #: Root defence check: each iteration's best move, and the move chosen, is refused
