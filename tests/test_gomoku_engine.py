@@ -830,6 +830,57 @@ def test_a_frontier_beam_narrows_only_the_nodes_above_the_leaves() -> None:
     assert _search_to(replace(PLAIN, frontier_beam=PLAIN.beam), state, 6).nodes == default
 
 
+@pytest.mark.parametrize(
+    ("dx", "dy", "near"),
+    [
+        (0, 1, True),
+        (2, 2, True),
+        (1, 2, True),
+        (-2, 1, True),
+        (4, 0, True),
+        (0, -4, True),
+        (3, 3, True),
+        (-4, 4, True),
+        (3, 1, False),
+        (3, 2, False),
+        (5, 0, False),
+        (5, 5, False),
+        (4, 2, False),
+    ],
+)
+def test_near_is_the_square_of_two_and_the_lines_of_four(dx: int, dy: int, near: bool) -> None:
+    """A point near another: within two in both directions, or on one of its four
+    lines within four; symmetric, and the same seen from the other point."""
+    board = nb.new_board(15, Rule.FREESTYLE)
+    width = int(board.info[nb.I_WIDTH])
+    centre = nb.to_cell(board, 7 * 15 + 7)
+    cell = centre + dy * width + dx
+    assert ks._near(cell, centre, width) is near
+    assert ks._near(centre, cell, width) is near
+
+
+def test_a_near_beam_keeps_the_frontier_moves_near_the_last_move() -> None:
+    """Keeping frontier moves near the opponent's last past the frontier beam searches
+    more than the frontier beam alone and fewer than no frontier beam; a near beam no
+    wider than the frontier beam searches the frontier beam's tree."""
+    state = Gomoku.from_notation("h8 i8 i5 h9 j6 j9 k7 l8 k5 g9")
+    narrow = replace(PLAIN, frontier_beam=6)
+    narrow_nodes = _search_to(narrow, state, 5).nodes
+    near = _search_to(replace(narrow, frontier_near_beam=16), state, 5)
+    assert narrow_nodes < near.nodes < _search_to(PLAIN, state, 5).nodes
+    assert near.move in state.legal_moves()
+    assert _search_to(replace(narrow, frontier_near_beam=6), state, 5).nodes == narrow_nodes
+
+
+def test_a_deeper_frontier_narrows_the_nodes_two_plies_above_the_leaves() -> None:
+    """Frontier beams at nodes of depth 2 as well as 1 search fewer nodes."""
+    state = Gomoku.from_notation("h8 i7 h5 h6 j8 i8 i9 g7 i5 k7")
+    narrow = replace(PLAIN, frontier_beam=8, frontier_near_beam=14)
+    deeper = _search_to(replace(narrow, frontier_depth=2), state, 6)
+    assert deeper.nodes < _search_to(narrow, state, 6).nodes
+    assert deeper.move in state.legal_moves()
+
+
 #: Alpha-beta alone with futility pruning and razoring at depths 1 and 2.
 PRUNED = replace(PLAIN, futility_depth=3, razor_depth=3)
 

@@ -119,6 +119,8 @@ class GomokuEngine:
         tables.config[ks.C_RAZOR_MARGIN] = settings.razor_margin
         tables.config[ks.C_STATIC_WINS] = 1 if settings.static_wins else 0
         tables.config[ks.C_FRONTIER_BEAM] = settings.frontier_beam
+        tables.config[ks.C_FRONTIER_NEAR_BEAM] = settings.frontier_near_beam
+        tables.config[ks.C_FRONTIER_DEPTH] = settings.frontier_depth
         tables.weights[:] = self._weights
         tables.stats[:] = 0
         tables.stop[0] = 0

@@ -117,9 +117,11 @@ C_LMR_MIN_DEPTH = 12  # late-move reductions at nodes of at least this depth
 C_LMR_AFTER = 13  # moves searched in full before reductions start
 C_LMR_DEEP_AFTER = 14  # moves searched at most one ply shallower before deep reductions
 C_STATIC_WINS = 15  # 1: a node whose side to move has a shape that wins by force scores it
-C_FRONTIER_BEAM = 16  # candidates kept at a null-window node of depth 1 (0: as C_BEAM)
+C_FRONTIER_BEAM = 16  # candidates kept at a null-window frontier node (0: as C_BEAM)
 C_LEAF_VCF_SPAN = 17  # a leaf VCF's later fours: at most this far along a line of the last (0: any)
-CONFIG_LEN = 18
+C_FRONTIER_NEAR_BEAM = 18  # there, moves near the opponent's last kept up to this many (0: none)
+C_FRONTIER_DEPTH = 19  # frontier nodes: null-window nodes of at most this depth
+CONFIG_LEN = 20
 
 # Late-move reductions: at a node of at least ``C_LMR_MIN_DEPTH`` plies, a quiet move
 # (it makes no four or three of its own and takes no point where the opponent would
@@ -130,6 +132,9 @@ CONFIG_LEN = 18
 LMR_REDUCTION = 1
 LMR_DEEP_MIN_DEPTH = 5
 LMR_DEEP_REDUCTION = 2
+#: ``_near``: the square and the line reach of a move near another (Rapfi 2018's).
+NEAR_SQUARE = 2
+NEAR_LINE = 4
 
 #: Salts of the solvers' failure table (``_vcf_seen``): the VCT's, a leaf VCF's with a
 #: span, and the multiplier of the last four that also keys such a VCF below its root.
@@ -1066,6 +1071,18 @@ def _tt_store(
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _near(cell: int, other: int, width: int) -> bool:
+    """``cell`` within ``NEAR_SQUARE`` of ``other`` in both directions, or on one of
+    its lines within ``NEAR_LINE``."""
+    dx = abs(cell % width - other % width)
+    dy = abs(cell // width - other // width)
+    reach = max(dx, dy)
+    if reach <= NEAR_SQUARE:
+        return True
+    return reach <= NEAR_LINE and (dx == 0 or dy == 0 or dx == dy)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _answer_depth(
     tables: Tables,
     threat_dirs: npt.NDArray[np.int8],
@@ -1234,14 +1251,24 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
             keys[i] += 1 << 29
     beam = int(tables.config[C_BEAM])
     frontier_beam = int(tables.config[C_FRONTIER_BEAM])
+    # At a frontier node, moves past the frontier beam are kept (up to the near beam,
+    # as Rapfi 2018 keeps them) only if they are near the opponent's last move.
+    far_limit = MAX_MOVES
     if (
-        depth <= 1
+        depth <= tables.config[C_FRONTIER_DEPTH]
         and beta - alpha == 1
         and frontier_beam > 0
         and (beam == 0 or frontier_beam < beam)
     ):
-        beam = frontier_beam
+        near_beam = int(tables.config[C_FRONTIER_NEAR_BEAM])
+        if near_beam > frontier_beam:
+            far_limit = frontier_beam
+            beam = near_beam if beam == 0 else min(beam, near_beam)
+        else:
+            beam = frontier_beam
     count = _beam_cut(moves, keys, count, beam)
+    last_move = int(board.stack[board.info[I_PLY] - 1]) if far_limit < count else -1
+    width = board.info[I_WIDTH]
 
     alpha_original = alpha
     best = -WIN - 1
@@ -1251,6 +1278,8 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     reduce_deep_after = tables.config[C_LMR_DEEP_AFTER]
     for i in range(count):
         cell = _pick(moves, keys, i, count)
+        if i >= far_limit and not _near(cell, last_move, width):
+            continue
         if i == 0 and cell == tt_move:
             score = first_score  # searched above, with this same window
         else:

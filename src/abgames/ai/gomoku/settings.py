@@ -60,8 +60,14 @@ class EngineSettings:
     #: opponent cannot make a four) a four-three or double three scores the forced win
     #: without searching it (``search._static_win``).
     static_wins: bool = True
-    #: Candidates kept at a null-window node one ply above the leaves (0: ``beam``).
+    #: Candidates kept at a frontier node: a null-window node at most ``frontier_depth``
+    #: plies above the leaves (0: ``beam``).
     frontier_beam: int = 12
+    #: At a frontier node, moves near the opponent's last move (``search._near``) are
+    #: kept up to this many, the others up to ``frontier_beam`` (0 or no wider than
+    #: ``frontier_beam``: ``frontier_beam`` moves, wherever they are).
+    frontier_near_beam: int = 0
+    frontier_depth: int = 1
     max_depth: int = DEFAULT_MAX_DEPTH
     use_full_time: bool = False
     #: Root defence check: each iteration's best move, and the move chosen, is refused
