@@ -861,13 +861,15 @@ def test_near_is_the_square_of_two_and_the_lines_of_four(dx: int, dy: int, near:
 
 def test_a_near_beam_keeps_the_frontier_moves_near_the_last_move() -> None:
     """Keeping frontier moves near the opponent's last past the frontier beam searches
-    more than the frontier beam alone and fewer than no frontier beam; a near beam no
-    wider than the frontier beam searches the frontier beam's tree."""
+    more than the frontier beam alone, and fewer than no frontier beam or a frontier
+    beam as wide as the near beam (which keeps far moves too); a near beam no wider
+    than the frontier beam searches the frontier beam's tree."""
     state = Gomoku.from_notation("h8 i8 i5 h9 j6 j9 k7 l8 k5 g9")
     narrow = replace(PLAIN, frontier_beam=6)
     narrow_nodes = _search_to(narrow, state, 5).nodes
     near = _search_to(replace(narrow, frontier_near_beam=16), state, 5)
     assert narrow_nodes < near.nodes < _search_to(PLAIN, state, 5).nodes
+    assert near.nodes < _search_to(replace(PLAIN, frontier_beam=16), state, 5).nodes
     assert near.move in state.legal_moves()
     assert _search_to(replace(narrow, frontier_near_beam=6), state, 5).nodes == narrow_nodes
 
