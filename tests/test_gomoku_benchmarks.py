@@ -1,5 +1,6 @@
 """The Gomoku benchmark scripts: the ladder against an external brain, the speed
-benchmark's rule, and the puzzle benchmark's independent check of a VCF line."""
+benchmark's rule, the puzzle benchmark's independent check of a VCF line, and the
+report of where lost games were lost."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ def load_script(name: str) -> ModuleType:
 
 
 ladder = load_script("gomoku_ladder")
+losses = load_script("gomoku_losses")
 puzzles = load_script("gomoku_puzzles")
 speed = load_script("gomoku_speed")
 
@@ -281,3 +283,121 @@ def test_a_vct_claim_is_checked_against_every_defence() -> None:
     told = ProposeFirst(engine, state, state.point(7, 7))
     assert not puzzles.vct_claim_holds(told, state, 6)
     assert puzzles.vct_claim_holds(ProposeFirst(engine, calm, calm.point(7, 7)), calm, 3)
+
+
+def lost_by_us(moves: str, *, black: bool = True, index: int = 0) -> dict[str, object]:
+    """An arena record (as the records file holds it) that ``us`` lost by a five."""
+    players = ("us", "opponent") if black else ("opponent", "us")
+    winner = 1 if black else 0
+    record = GameRecord(
+        index,
+        "gomoku",
+        {"rule": "freestyle"},
+        players,
+        "",
+        moves,
+        winner,
+        "0-1" if black else "1-0",
+        "five",
+    )
+    return record.as_json()
+
+
+#: Black ignores white's open three h8-j8 at ply 6 (o1) and loses: only g8 or k8 held.
+IGNORED_THREE = "a1 h8 o15 i8 a15 j8 o1 k8 c1 l8"
+#: Black has an open three to play on at ply 6, plays away, then ignores a four.
+THROWN_AWAY = "h8 b1 i8 b2 j8 b3 o15 b4 o14 b5"
+
+
+def test_the_loss_is_the_first_move_after_which_the_opponent_wins_by_force() -> None:
+    lost = losses.lost_game(lost_by_us(IGNORED_THREE), "us")
+    assert lost is not None and lost.side_is_black
+    engine = GomokuEngine()
+    point = losses.loss_point(engine, lost, 10, 400_000, losses.EngineSettings())
+    # Open four at k8 (or g8), then the five: two attacker moves, three plies to the end.
+    assert point == losses.LossPoint(ply=6, vct_moves=2, plies_to_end=3, check_finds=True)
+    # Only the adjacent blocks hold: after f8 or l8 white's g8 or k8 is an open four.
+    assert losses.safe_alternatives(engine, lost, 6, 10) == ["g8", "k8"]
+    assert losses.missed_win(engine, lost, 10, 400_000) is None
+
+
+def test_a_win_the_side_had_and_played_away_is_reported() -> None:
+    lost = losses.lost_game(lost_by_us(THROWN_AWAY), "us")
+    assert lost is not None
+    engine = GomokuEngine()
+    # The four b1-b4 is answered by nothing: the loss comes after o14, one move deep.
+    point = losses.loss_point(engine, lost, 10, 400_000, losses.EngineSettings())
+    assert point is not None and (point.ply, point.vct_moves) == (8, 1)
+    assert losses.missed_win(engine, lost, 10, 400_000) == 6  # k8 or g8 made an open four
+
+
+def test_a_loss_as_white_is_replayed_from_whites_moves() -> None:
+    # The same game one ply later: white (us) plays a first stone far away.
+    lost = losses.lost_game(lost_by_us("o8 " + IGNORED_THREE, black=False), "us")
+    assert lost is not None and not lost.side_is_black
+    point = losses.loss_point(GomokuEngine(), lost, 10, 400_000, losses.EngineSettings())
+    assert point is not None and point.ply == 7
+
+
+def test_games_not_lost_by_a_five_are_left_out() -> None:
+    won = lost_by_us(IGNORED_THREE) | {"winner": "us", "result": "1-0"}
+    drawn = lost_by_us(IGNORED_THREE) | {"winner": None, "reason": "full board"}
+    assert losses.lost_game(won, "us") is None
+    assert losses.lost_game(drawn, "us") is None
+
+
+def test_the_report_counts_the_lost_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = [
+        lost_by_us(IGNORED_THREE, index=0),
+        lost_by_us(THROWN_AWAY, index=1),
+        lost_by_us(IGNORED_THREE, index=2) | {"winner": "us"},
+    ]
+    path = tmp_path / "rung1.jsonl"
+    path.write_text("".join(json.dumps(game) + "\n" for game in games))
+    assert losses.main([str(path), "--alternatives"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 games, 2 lost by a five")
+    assert "game    0 (black): lost at ply 6 (3 plies before the end), shortest VCT 2 moves" in out
+    assert "2 safe moves (g8 k8)" in out
+    assert "game    1 (black): lost at ply 8" in out and "missed a win of its own at ply 6" in out
+    assert "missed wins of its own: 1 of 2 lost games" in out
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("not json", "rung1.jsonl:2: not JSON"),
+        ("[1, 2]", "rung1.jsonl:2: not a game record"),
+        (json.dumps(lost_by_us("h8 h8")), "cannot replay it"),  # an occupied point
+        (json.dumps(lost_by_us("h8 z99")), "cannot replay it"),  # malformed notation
+        (json.dumps(lost_by_us("h8") | {"variant": "connect4"}), "not a Gomoku record"),
+        (json.dumps(lost_by_us("h8") | {"first": "a", "second": "b"}), "say which"),
+    ],
+)
+def test_a_broken_records_file_is_refused_with_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, message: str
+) -> None:
+    path = tmp_path / "rung1.jsonl"
+    path.write_text(json.dumps(lost_by_us(IGNORED_THREE)) + "\n" + line + "\n")
+    assert losses.main([str(path)]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and "Traceback" not in captured.err
+    assert captured.out == ""
+
+
+def test_a_side_that_is_not_in_the_records_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "rung1.jsonl"
+    path.write_text(json.dumps(lost_by_us(IGNORED_THREE)) + "\n")
+    assert losses.main([str(path), "--side", "hard"]) == 2
+    assert "no side named 'hard'" in capsys.readouterr().err
+
+
+def test_a_missing_records_file_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert losses.main([str(tmp_path / "none.jsonl")]) == 2
+    assert "none.jsonl: cannot read it" in capsys.readouterr().err
