@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Kept back from every limit for reading, writing and process scheduling.
-LATENCY_MARGIN_MS = 60
-#: Share of the move limit the search itself may use; the rest is slack.
-THINK_SHARE = 0.9
+LATENCY_MARGIN_MS = 40
+#: Share of the move limit the search itself may use; the rest is slack (a search stops
+#: within ~1 ms of its budget, so the slack covers answering, not overruns).
+THINK_SHARE = 0.95
 #: A game is assumed to last at least this many more own moves when sharing match time.
 MIN_MOVES_TO_GO = 12
 #: Own moves a game is expected to take when sharing match time.
