@@ -39,6 +39,7 @@ from statistics import median
 
 from abgames.ai.gomoku.engine import GomokuEngine
 from abgames.ai.gomoku.settings import EngineSettings
+from abgames.ai.gomoku.starter import neighbourhood
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import DEFAULT_SIZE, Gomoku, Rule
 
@@ -51,8 +52,6 @@ DEFAULT_NODES = 400_000
 VCT_DEPTH_STEP = 2
 #: Nodes for each alternative move's check (``--alternatives``).
 ALTERNATIVE_NODES = 200_000
-#: Alternatives are the empty points within this distance (both ways) of a stone.
-ALTERNATIVE_REACH = 2
 #: A record's game ended by this reason when a five was made.
 FIVE = "five"
 
@@ -179,25 +178,14 @@ def shortest_vct(engine: GomokuEngine, state: Gomoku, depth: int, nodes: int) ->
 
 
 def safe_alternatives(engine: GomokuEngine, lost: LostGame, ply: int, depth: int) -> list[str]:
-    """The side's moves at ``ply`` (near a stone) after which no opponent VCT is found."""
+    """The side's moves at ``ply`` (within ``starter.NEIGHBOURHOOD`` of a stone) after which
+    no opponent VCT is found."""
     state = Gomoku(lost.size, lost.rule)
     for move in lost.moves[:ply]:
         state.play(move)
-    size = state.size
-    candidates = sorted(
-        {
-            (row + dy) * size + column + dx
-            for point in range(size * size)
-            if state.board[point]
-            for row, column in [divmod(point, size)]
-            for dy in range(-ALTERNATIVE_REACH, ALTERNATIVE_REACH + 1)
-            for dx in range(-ALTERNATIVE_REACH, ALTERNATIVE_REACH + 1)
-            if 0 <= row + dy < size and 0 <= column + dx < size
-        }
-    )
     legal = set(state.legal_moves())
     safe = []
-    for move in candidates:
+    for move in neighbourhood(state):
         if move not in legal:
             continue
         after = state.copy()
@@ -266,11 +254,11 @@ def main(argv: list[str] | None = None) -> int:
     engine = GomokuEngine()
     try:
         records = read_games(args.records)
-        games = [(lost_game(r, side_name(r, args.side)), r) for r in records]
+        replayed = [lost_game(r, side_name(r, args.side)) for r in records]
     except RecordError as error:
         print(f"gomoku_losses: {error}", file=sys.stderr)
         return 2
-    lost = [game for game, _ in games if game is not None]
+    lost = [game for game in replayed if game is not None]
     print(
         f"{len(records)} games, {len(lost)} lost by a five; VCT within {args.depth} attacker "
         f"moves and {args.nodes:,} nodes; defence check {check.defence_vct_depth} moves, "
