@@ -883,6 +883,81 @@ def test_a_deeper_frontier_narrows_the_nodes_two_plies_above_the_leaves() -> Non
     assert deeper.move in state.legal_moves()
 
 
+#: The line codes of a point that build a threat on their own (an open three, a four or
+#: more) and those that build one in pairs (``_builds_threat``).
+THREAT_CODES = (pt.F3, pt.B4, pt.F4, pt.D4, pt.F5)
+
+
+def _threat_by_codes(board: nb.Board, player: int, cell: int) -> bool:
+    codes = [int(board.pattern[player, d, cell]) for d in range(4)]
+    twos, blocked_threes = codes.count(pt.F2), codes.count(pt.B3)
+    return (
+        any(code in THREAT_CODES for code in codes)
+        or twos >= 2
+        or (blocked_threes >= 1 and blocked_threes + twos >= 2)
+    )
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_builds_threat_reads_the_lines_of_the_point(rule: Rule) -> None:
+    """``_builds_threat`` (read off the shape key) agrees with the point's four line
+    codes on every empty point of random positions, for both players; and such points
+    occur both ways."""
+    rng = random.Random(19)
+    seen = set()
+    for trial in range(8):
+        state = random_state(rng, 15, 12 + 4 * trial, rule)
+        board = nb.new_board(state.size, state.rule)
+        nb.load(board, state)
+        for point in range(state.size * state.size):
+            if state.board[point] != 0:
+                continue
+            cell = nb.to_cell(board, point)
+            for player in (0, 1):
+                expected = _threat_by_codes(board, player, cell)
+                assert ks._builds_threat(board, player, cell) is expected
+                seen.add(expected)
+    assert seen == {True, False}
+
+
+def test_kept_threat_moves_join_the_root_candidates_past_the_beam() -> None:
+    """With a beam of 3, ``keep_threats`` adds the other candidates that build a threat
+    for either side, up to its number, after the beam's own (which stay first)."""
+    state = Gomoku.from_notation("h8 i8 i5 h9 j6 j9 k7 l8 k5 g9")
+
+    def candidates(settings: EngineSettings) -> list[int]:
+        engine = GomokuEngine(settings)
+        board, tables = engine._prepare(state)
+        out = np.zeros(ks.MAX_MOVES, np.int32)
+        return [int(c) for c in out[: ks.root_candidates(board, tables, out)]]
+
+    everything = candidates(replace(PLAIN, beam=0))
+    beam = candidates(replace(PLAIN, beam=3))
+    kept = candidates(replace(PLAIN, beam=3, keep_threats=64))
+    engine = GomokuEngine(PLAIN)
+    board, _ = engine._prepare(state)
+    me = int(board.info[nb.I_TO_MOVE])
+    threats = {
+        c
+        for c in everything
+        if c not in beam and (_threat_by_codes(board, me, c) or _threat_by_codes(board, 1 - me, c))
+    }
+    assert len(beam) == 3 and kept[:3] == beam
+    assert set(kept[3:]) == threats and len(threats) >= 2
+    assert len(candidates(replace(PLAIN, beam=3, keep_threats=1))) == 4
+
+
+def test_kept_threat_moves_search_more_nodes_and_a_legal_move() -> None:
+    """Threat moves kept past a narrow beam widen the tree; none kept is the beam's tree."""
+    state = Gomoku.from_notation("h8 i7 h5 h6 j8 i8 i9 g7 i5 k7")
+    narrow = replace(PLAIN, beam=6)
+    narrow_nodes = _search_to(narrow, state, 5).nodes
+    kept = _search_to(replace(narrow, keep_threats=64), state, 5)
+    assert kept.nodes > narrow_nodes
+    assert kept.move in state.legal_moves()
+    assert _search_to(replace(narrow, keep_threats=0), state, 5).nodes == narrow_nodes
+
+
 #: Alpha-beta alone with futility pruning and razoring at depths 1 and 2.
 PRUNED = replace(PLAIN, futility_depth=3, razor_depth=3)
 

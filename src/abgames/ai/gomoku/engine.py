@@ -121,6 +121,7 @@ class GomokuEngine:
         tables.config[ks.C_FRONTIER_BEAM] = settings.frontier_beam
         tables.config[ks.C_FRONTIER_NEAR_BEAM] = settings.frontier_near_beam
         tables.config[ks.C_FRONTIER_DEPTH] = settings.frontier_depth
+        tables.config[ks.C_KEEP_THREATS] = settings.keep_threats
         tables.weights[:] = self._weights
         tables.stats[:] = 0
         tables.stop[0] = 0

@@ -46,6 +46,7 @@ from abgames.ai.gomoku.board import (
     I_TO_MOVE,
     I_WIDTH,
     NOT_FORBIDDEN,
+    SHAPE_ROW,
     T_FIVE,
     T_FOUR,
     T_THREE,
@@ -121,7 +122,8 @@ C_FRONTIER_BEAM = 16  # candidates kept at a null-window frontier node (0: as C_
 C_LEAF_VCF_SPAN = 17  # a leaf VCF's later fours: at most this far along a line of the last (0: any)
 C_FRONTIER_NEAR_BEAM = 18  # there, moves near the opponent's last kept up to this many (0: none)
 C_FRONTIER_DEPTH = 19  # frontier nodes: null-window nodes of at most this depth
-CONFIG_LEN = 20
+C_KEEP_THREATS = 20  # moves past the beam kept when they build a threat for either side
+CONFIG_LEN = 21
 
 # Late-move reductions: at a node of at least ``C_LMR_MIN_DEPTH`` plies, a quiet move
 # (it makes no four or three of its own and takes no point where the opponent would
@@ -421,6 +423,44 @@ def _beam_cut(
     for i in range(beam):
         _pick(moves, keys, i, count)
     return beam
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _builds_threat(board: Board, player: int, cell: int) -> bool:
+    """A stone of ``player`` at ``cell`` makes a four or an open three, or builds on two
+    lines at once (a ``B3`` with another ``B3`` or an ``F2``, or two ``F2``): what Rapfi
+    2018 calls a point's combined pattern, read off the cell's shape key."""
+    key = int(board.keys[player, SHAPE_ROW, cell])
+    twos = key % 5
+    blocked_threes = (key // 5) % 5
+    if key >= 25:  # an open three, a four or more
+        return True
+    return twos >= 2 or (blocked_threes > 0 and blocked_threes + twos >= 2)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _keep_threats(
+    board: Board,
+    moves: npt.NDArray[np.int32],
+    keys: npt.NDArray[np.int64],
+    kept: int,
+    count: int,
+    most: int,
+) -> int:
+    """After a beam cut that kept ``moves[:kept]`` of ``count``, bring up to ``most`` of
+    the others that build a threat for either side (``_builds_threat``) next to them;
+    returns the new count."""
+    me = board.info[I_TO_MOVE]
+    end = kept
+    for i in range(kept, count):
+        if end - kept >= most:
+            break
+        cell = int(moves[i])
+        if _builds_threat(board, me, cell) or _builds_threat(board, 1 - me, cell):
+            moves[end], moves[i] = moves[i], moves[end]
+            keys[end], keys[i] = keys[i], keys[end]
+            end += 1
+    return end
 
 
 # --- VCF and VCT ------------------------------------------------------------------------
@@ -1266,7 +1306,10 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
             beam = near_beam if beam == 0 else min(beam, near_beam)
         else:
             beam = frontier_beam
+    generated = count
     count = _beam_cut(moves, keys, count, beam)
+    if tables.config[C_KEEP_THREATS] > 0 and count < generated:
+        count = _keep_threats(board, moves, keys, count, generated, tables.config[C_KEEP_THREATS])
     last_move = int(board.stack[board.info[I_PLY] - 1]) if far_limit < count else -1
     width = board.info[I_WIDTH]
 
@@ -1398,10 +1441,13 @@ def root_candidates(board: Board, tables: Tables, out: npt.NDArray[np.int32]) ->
                 count += 1
         if count > 0:
             return count
-    count = int(generate(board, tables, 0))
+    generated = int(generate(board, tables, 0))
     moves = tables.moves[0]
     keys = tables.order[0]
-    count = int(_beam_cut(moves, keys, count, int(tables.config[C_BEAM])))
+    count = int(_beam_cut(moves, keys, generated, int(tables.config[C_BEAM])))
+    keep = int(tables.config[C_KEEP_THREATS])
+    if keep > 0 and count < generated:
+        count = int(_keep_threats(board, moves, keys, count, generated, keep))
     for i in range(count):
         out[i] = _pick(moves, keys, i, count)
     return count

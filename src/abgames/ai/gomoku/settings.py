@@ -68,6 +68,12 @@ class EngineSettings:
     #: ``frontier_beam``: ``frontier_beam`` moves, wherever they are).
     frontier_near_beam: int = 0
     frontier_depth: int = 1
+    #: Moves past the beam (or the frontier beam) kept, up to this many, when they build a
+    #: threat for either side: a four, an open three, or two building lines at once
+    #: (``search._builds_threat``), as Rapfi 2018 never cuts such moves (0: none). All of
+    #: them (64) scored 44.1 % against Rapfi 2018 at 1 s in 320 games where the default
+    #: scored 40.3 % in 160: within the noise, so off (docs/tuning.md).
+    keep_threats: int = 0
     max_depth: int = DEFAULT_MAX_DEPTH
     use_full_time: bool = False
     #: Root defence check: each iteration's best move, and the move chosen, is refused
