@@ -1308,8 +1308,9 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
             beam = frontier_beam
     generated = count
     count = _beam_cut(moves, keys, count, beam)
-    if tables.config[C_KEEP_THREATS] > 0 and count < generated:
-        count = _keep_threats(board, moves, keys, count, generated, tables.config[C_KEEP_THREATS])
+    keep = tables.config[C_KEEP_THREATS]
+    if keep > 0 and count < generated:
+        count = _keep_threats(board, moves, keys, count, generated, keep)
     last_move = int(board.stack[board.info[I_PLY] - 1]) if far_limit < count else -1
     width = board.info[I_WIDTH]
 
