@@ -46,6 +46,7 @@ from abgames.ai.gomoku.board import (
     I_TO_MOVE,
     I_WIDTH,
     NOT_FORBIDDEN,
+    SHAPE_KEY_STEP,
     SHAPE_ROW,
     T_FIVE,
     T_FOUR,
@@ -431,10 +432,10 @@ def _builds_threat(board: Board, player: int, cell: int) -> bool:
     lines at once (a ``B3`` with another ``B3`` or an ``F2``, or two ``F2``): what Rapfi
     2018 calls a point's combined pattern, read off the cell's shape key."""
     key = int(board.keys[player, SHAPE_ROW, cell])
-    twos = key % 5
-    blocked_threes = (key // 5) % 5
-    if key >= 25:  # an open three, a four or more
+    if key >= SHAPE_KEY_STEP[pt.F3]:  # an open three, a four or more
         return True
+    twos = key % SHAPE_KEY_STEP[pt.B3]  # the base-5 digits of the key (board.SHAPE_KEY_STEP)
+    blocked_threes = key // SHAPE_KEY_STEP[pt.B3]
     return twos >= 2 or (blocked_threes > 0 and blocked_threes + twos >= 2)
 
 
