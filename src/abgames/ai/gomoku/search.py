@@ -13,8 +13,9 @@ winning stone is the n-th move from the root scores ``WIN - n``.
   defence value. In Renju black's forbidden points are left out.
 - ``negamax``: principal-variation search with a transposition table, killer and
   history ordering, forced-block extension, late-move reductions of quiet moves
-  (optionally) and a short VCF at the leaves whose evaluation is below beta
-  (optionally).
+  (optionally), static wins read off the threat sets (``_static_win``; Renju black's
+  played out against the forbidden rule) and a short VCF at the leaves whose
+  evaluation is below beta (optionally).
 - ``vcf`` / ``vct``: victory by continuous fours (threes too for VCT), depth counted
   in attacker moves including the final five; failures are remembered in a table.
   In ``vct`` the defender answers a three at every point where the attacker would
@@ -1020,10 +1021,13 @@ def run_solver(board: Board, tables: Tables, depth: int, node_budget: int, three
 #: ``_static_win`` reads.
 OPEN_FOUR_PLIES = 3
 FOUR_THREE_PLIES = 5
+#: Plies from the side to move's move to the opponent's five when it cannot answer the
+#: opponent's open three (the move, the straight four, the block, the five).
+OPEN_THREE_PLIES = 4
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _static_win(board: Board, me: int) -> int:
+def _static_win(board: Board, tables: Tables, me: int, ply: int) -> int:
     """Plies to the five that ``me``, to move, forces from one point, else 0.
 
     The caller has made sure the opponent has no five to complete. Then a point making
@@ -1032,11 +1036,11 @@ def _static_win(board: Board, me: int) -> int:
     making a four and an open three, or two open threes, wins in ``FOUR_THREE_PLIES``:
     the lines meet only at that point, so one stone blocks one of them, makes no four
     of the opponent's, and the other becomes a straight four. Renju black's points are
-    not read (a double four or double three is forbidden to it, and a straight four's
-    five may be).
+    read by ``_renju_black_static_win``, each for the forbidden rule. ``tables.moves[ply]``
+    is scratch (the node's moves are generated after this).
     """
     if me == 0 and board.info[I_RENJU] != 0:
-        return 0
+        return _renju_black_static_win(board, tables.moves[ply])
     if _straight_four_points(board, me) > 0:
         return OPEN_FOUR_PLIES
     threat_dirs = board.threat_dirs
@@ -1053,6 +1057,56 @@ def _static_win(board: Board, me: int) -> int:
     threes = board.threat_cells[me, T_THREE]
     for i in range(board.threat_size[me, T_THREE]):
         if threat_dirs[me, T_THREE, threes[i]] >= 2:
+            return FOUR_THREE_PLIES
+    return 0
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _renju_black_static_win(board: Board, scratch: npt.NDArray[np.int32]) -> int:
+    """Plies to the five that Renju black, to move, forces from one point, else 0.
+
+    As ``_static_win``, each point checked against the forbidden rule (``forbidden``):
+    a point that is not forbidden and makes a straight four wins in ``OPEN_FOUR_PLIES``
+    (a five is always black's to make). If white has no point making a four, a point
+    that is not forbidden and makes a four and an open three is played out: white must
+    block the four's one five point, and if black then has a straight four's point that
+    is not forbidden, it wins in ``FOUR_THREE_PLIES``. Double fours and double threes
+    are forbidden to black and win nothing. ``scratch`` holds the four-three points.
+    """
+    fours = board.threat_cells[0, T_FOUR]
+    if board.counts[0, pt.F4] > 0:
+        for i in range(board.threat_size[0, T_FOUR]):
+            cell = fours[i]
+            if _has_code(board, 0, cell, pt.F4) and forbidden(board, cell) == NOT_FORBIDDEN:
+                return OPEN_FOUR_PLIES
+    if board.threat_size[1, T_FOUR] > 0:
+        return 0
+    threat_dirs = board.threat_dirs
+    count = 0
+    for i in range(board.threat_size[0, T_FOUR]):
+        cell = fours[i]
+        if threat_dirs[0, T_FOUR, cell] == 1 and threat_dirs[0, T_THREE, cell] > 0:
+            scratch[count] = cell
+            count += 1
+    for i in range(count):
+        cell = scratch[i]
+        if forbidden(board, cell) != NOT_FORBIDDEN:
+            continue
+        play(board, cell)
+        wins = False
+        if board.threat_size[0, T_FIVE] == 1:
+            play(board, board.threat_cells[0, T_FIVE, 0])
+            if board.counts[0, pt.F4] > 0 and board.threat_size[1, T_FIVE] == 0:
+                straight = board.threat_cells[0, T_FOUR]
+                for j in range(board.threat_size[0, T_FOUR]):
+                    point = straight[j]
+                    if _has_code(board, 0, point, pt.F4):
+                        wins = forbidden(board, point) == NOT_FORBIDDEN
+                        if wins:
+                            break
+            undo(board)
+        undo(board)
+        if wins:
             return FOUR_THREE_PLIES
     return 0
 
@@ -1181,7 +1235,7 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
         _set_pv(tables, ply, block)
         return score
     if tables.config[C_STATIC_WINS] != 0 and board.counts[other, pt.F5] == 0:
-        plies = _static_win(board, me)
+        plies = _static_win(board, tables, me, ply)
         if plies > 0:
             return WIN - ply - plies
     if depth <= 0:
@@ -1279,8 +1333,13 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
 
     count = generate(board, tables, ply)
     if count == 0:  # a full board (a draw), or only forbidden points near the stones
-        full = board.info[I_PLY] >= board.info[I_SIZE] * board.info[I_SIZE]
-        return 0 if full else evaluate(board, tables.weights)
+        if board.info[I_PLY] >= board.info[I_SIZE] * board.info[I_SIZE]:
+            return 0
+        if tables.config[C_THREATS] != 0 and other_flex > 0:
+            # Renju black with no answer to an open three but forbidden points: the
+            # straight four comes next, then the five.
+            return -(WIN - ply - OPEN_THREE_PLIES)
+        return evaluate(board, tables.weights)
     keys = tables.order[ply]
     moves = tables.moves[ply]
     for i in range(count):
