@@ -1062,25 +1062,36 @@ def _static_win(board: Board, tables: Tables, me: int, ply: int) -> int:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _renju_black_straight_four(board: Board) -> bool:
+    """Whether Renju black has a point, not forbidden, where a stone makes a straight
+    four (its two fives are then black's to make: a five is never forbidden)."""
+    if board.counts[0, pt.F4] == 0:
+        return False
+    fours = board.threat_cells[0, T_FOUR]
+    for i in range(board.threat_size[0, T_FOUR]):
+        cell = fours[i]
+        if _has_code(board, 0, cell, pt.F4) and forbidden(board, cell) == NOT_FORBIDDEN:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _renju_black_static_win(board: Board, scratch: npt.NDArray[np.int32]) -> int:
     """Plies to the five that Renju black, to move, forces from one point, else 0.
 
     As ``_static_win``, each point checked against the forbidden rule (``forbidden``):
-    a point that is not forbidden and makes a straight four wins in ``OPEN_FOUR_PLIES``
-    (a five is always black's to make). If white has no point making a four, a point
-    that is not forbidden and makes a four and an open three is played out: white must
-    block the four's one five point, and if black then has a straight four's point that
-    is not forbidden, it wins in ``FOUR_THREE_PLIES``. Double fours and double threes
-    are forbidden to black and win nothing. ``scratch`` holds the four-three points.
+    a straight four's point that is not forbidden (``_renju_black_straight_four``) wins
+    in ``OPEN_FOUR_PLIES``. If white has no point making a four, a point that is not
+    forbidden and makes a four and an open three is played out: white must block the
+    four's one five point, and if black then has a straight four's point that is not
+    forbidden, it wins in ``FOUR_THREE_PLIES``. Double fours and double threes are
+    forbidden to black and win nothing. ``scratch`` holds the four-three points.
     """
-    fours = board.threat_cells[0, T_FOUR]
-    if board.counts[0, pt.F4] > 0:
-        for i in range(board.threat_size[0, T_FOUR]):
-            cell = fours[i]
-            if _has_code(board, 0, cell, pt.F4) and forbidden(board, cell) == NOT_FORBIDDEN:
-                return OPEN_FOUR_PLIES
+    if _renju_black_straight_four(board):
+        return OPEN_FOUR_PLIES
     if board.threat_size[1, T_FOUR] > 0:
         return 0
+    fours = board.threat_cells[0, T_FOUR]
     threat_dirs = board.threat_dirs
     count = 0
     for i in range(board.threat_size[0, T_FOUR]):
@@ -1096,14 +1107,7 @@ def _renju_black_static_win(board: Board, scratch: npt.NDArray[np.int32]) -> int
         wins = False
         if board.threat_size[0, T_FIVE] == 1:
             play(board, board.threat_cells[0, T_FIVE, 0])
-            if board.counts[0, pt.F4] > 0 and board.threat_size[1, T_FIVE] == 0:
-                straight = board.threat_cells[0, T_FOUR]
-                for j in range(board.threat_size[0, T_FOUR]):
-                    point = straight[j]
-                    if _has_code(board, 0, point, pt.F4):
-                        wins = forbidden(board, point) == NOT_FORBIDDEN
-                        if wins:
-                            break
+            wins = board.threat_size[1, T_FIVE] == 0 and _renju_black_straight_four(board)
             undo(board)
         undo(board)
         if wins:
