@@ -20,9 +20,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from abgames.ui.web import games_routes, learn_routes, pages
+from abgames.ui.web.errors import WebError
 from abgames.ui.web.pool import SearchPool
 from abgames.ui.web.security import BodyLimit, SecurityHeaders, ServerTiming
-from abgames.ui.web.service import ORPHAN_GRACE_S, Busy, GameService, WebError
+from abgames.ui.web.service import ORPHAN_GRACE_S, GameService
 from abgames.ui.web.store import GameStore, default_db_path
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -94,8 +95,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(WebError)
     async def web_error(_request: Request, error: WebError) -> JSONResponse:
-        headers = {"Retry-After": str(error.retry_after_s)} if isinstance(error, Busy) else None
-        return JSONResponse({"error": error.message}, status_code=error.status, headers=headers)
+        return JSONResponse(
+            {"error": error.message}, status_code=error.status, headers=error.headers()
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:

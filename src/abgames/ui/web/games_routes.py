@@ -12,8 +12,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
+from abgames.ui.web.errors import BadInput, NotFound
 from abgames.ui.web.models import Analysis, ControlRequest, Created, CreateGame, MoveRequest, State
-from abgames.ui.web.service import BadInput, GameService, LiveGame, NotFound
+from abgames.ui.web.service import GameService, LiveGame
 
 #: Seconds between keep-alive comments on an idle event stream.
 PING_S = 15.0

@@ -28,7 +28,8 @@ from abgames.learn_textbook import TEXTBOOK_DEPTH, TextbookTree, textbook_json
 from abgames.match import new_state
 from abgames.search.experiment import METHODS, ExperimentTooBig, run_pruning_experiment
 from abgames.search.trace import PRUNED, Trace, run_trace
-from abgames.ui.web.service import BadInput, Busy, check_options
+from abgames.ui.web.errors import BadInput, Busy
+from abgames.ui.web.service import check_options
 from abgames.ui.web.views import board_size, cell_of_move, cells_of, outcome_of, text_of
 
 router = APIRouter(prefix="/api/learn", tags=["learn"])

@@ -11,7 +11,7 @@ from fastapi.responses import FileResponse
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
 from abgames.games import connect4, gomoku
 from abgames.match import MODES
-from abgames.ui.web.service import NotFound
+from abgames.ui.web.errors import NotFound
 
 router = APIRouter()
 

@@ -28,6 +28,7 @@ from abgames.games import GameState, IllegalMoveError, Move, NotationError
 from abgames.match import AI, HUMAN, Match, SaveFileError, Seat, new_state, seats_for
 from abgames.search.result import SearchResult
 from abgames.ui.web import views
+from abgames.ui.web.errors import BadInput, Busy, Conflict, Forbidden, NotFound, WebError
 from abgames.ui.web.pool import QueueFullError, SearchJob, SearchPool
 from abgames.ui.web.store import GameStore, Insert, StoredGame, Update, hash_secret
 from abgames.ui.web.writer import GroupWriter
@@ -55,44 +56,6 @@ MAX_PENDING_PROGRESS = 20
 
 MOVE = "move"
 HINT = "hint"
-
-
-class WebError(Exception):
-    """An error the API answers with ``status`` and ``{"error": message}``."""
-
-    status = 400
-
-    def __init__(self, message: str, *, status: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if status is not None:
-            self.status = status
-
-
-class BadInput(WebError):
-    status = 400
-
-
-class Forbidden(WebError):
-    status = 403
-
-
-class NotFound(WebError):
-    status = 404
-
-
-class Conflict(WebError):
-    status = 409
-
-
-class Busy(WebError):
-    """The search queue is full (429); ``retry_after_s`` goes in the Retry-After header."""
-
-    status = 429
-
-    def __init__(self, message: str, retry_after_s: int = 2) -> None:
-        super().__init__(message)
-        self.retry_after_s = retry_after_s
 
 
 class _NoSearch(AIPlayer):
