@@ -24,6 +24,7 @@ from abgames.ai.player import AIPlayer
 from abgames.games import GameState
 from abgames.search.result import SearchResult
 from abgames.ui.web.app import WebSettings, create_app
+from abgames.ui.web.limits import LOOPBACK_HOSTS
 
 #: The stand-in player's level: it thinks until told to stop (or this many seconds pass).
 SLOW_LEVEL = "easy"
@@ -73,6 +74,8 @@ def settings(db: Path, **changes: Any) -> WebSettings:
         "workers": 1,
         "warm": False,
         "player_factory": SLOW_FACTORY,
+        # FastAPI's TestClient sends "Host: testserver"; the live servers use 127.0.0.1.
+        "allowed_hosts": (*LOOPBACK_HOSTS, "testserver"),
     }
     return WebSettings(**(base | changes))
 

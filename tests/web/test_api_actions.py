@@ -208,7 +208,7 @@ def test_record_downloads_the_save_file_and_import_loads_it(c: TestClient) -> No
         "players": ["human", "human"],
         "levels": [None, None],
     }
-    loaded = c.post("/api/games/import", content=json.dumps(record))
+    loaded = c.post("/api/games/import", content=json.dumps(record), headers=JSON_BODY)
     assert loaded.status_code == 201
     data = loaded.json()
     assert data["id"] != game_id and data["secret"] != headers["X-Game-Secret"]
@@ -226,10 +226,13 @@ def test_an_imported_game_with_the_ai_to_move_gets_its_move(c: TestClient) -> No
         "players": ["human", "ai"],
         "levels": [None, "perfect"],
     }
-    data = c.post("/api/games/import", content=json.dumps(record)).json()
+    data = c.post("/api/games/import", content=json.dumps(record), headers=JSON_BODY).json()
     headers = {"X-Game-Secret": data["secret"]}
     assert len(wait_for(c, data["id"], headers)["moves"]) == 2
 
+
+#: A save file is sent as JSON (any other body is 415).
+JSON_BODY = {"Content-Type": "application/json"}
 
 GOOD = {
     "format": "abgames-game",
@@ -245,8 +248,8 @@ GOOD = {
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        (b"{broken", "this is not a saved game (bad JSON"),
-        (b"\xff\xfe", "this is not a saved game"),
+        (b"{broken", "this is not a saved game (the request body is not valid JSON"),
+        (b"\xff\xfe", "this is not a saved game (the request body is not UTF-8"),
         (b"[1, 2]", "this is not an abgames save file"),
         (json.dumps(GOOD | {"format": "chess"}).encode(), "this is not an abgames save file"),
         (json.dumps(GOOD | {"version": 7}).encode(), "save file version 7 is not supported"),
@@ -269,7 +272,7 @@ def test_a_corrupt_upload_is_refused_naming_the_fault(
     c: TestClient, body: bytes, words: str
 ) -> None:
     before = c.app.state.service.store.count()  # type: ignore[attr-defined]
-    answer = c.post("/api/games/import", content=body)
+    answer = c.post("/api/games/import", content=body, headers=JSON_BODY)
     assert answer.status_code == 400
     assert words in answer.json()["error"]
     assert c.app.state.service.store.count() == before  # type: ignore[attr-defined]

@@ -143,7 +143,7 @@ def test_a_malformed_json_body_is_refused(c: TestClient) -> None:
         content=b"{not json",
         headers=headers | {"Content-Type": "application/json"},
     )
-    assert answer.status_code == 422 and "JSON" in answer.json()["error"]
+    assert answer.status_code == 400 and "not valid JSON" in answer.json()["error"]
 
 
 def test_a_move_on_the_ai_turn_is_refused(c: TestClient) -> None:

@@ -125,7 +125,10 @@ def test_errors_are_json_never_a_traceback(c: TestClient) -> None:
     wrong_method = c.delete("/api/meta")
     assert wrong_method.status_code == 405 and "error" in wrong_method.json()
     answer = c.post("/api/games", content=b"\x00\x01", headers={"Content-Type": "application/json"})
-    assert answer.status_code == 422 and "Traceback" not in answer.text
+    assert answer.status_code == 400 and "Traceback" not in answer.text
+    assert answer.json() == {
+        "error": "the request body is not valid JSON (Expecting value at line 1 column 1)"
+    }
 
 
 def test_secrets_are_not_stored_in_the_clear(c: TestClient, tmp_path: Path) -> None:

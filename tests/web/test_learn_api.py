@@ -14,7 +14,11 @@ from abgames.ui.web.app import WebSettings, create_app
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
     # No lifespan: the learn routes need neither the store nor the search pool.
-    return TestClient(create_app(WebSettings(db_path=tmp_path / "games.db", warm=False)))
+    return TestClient(
+        create_app(
+            WebSettings(db_path=tmp_path / "games.db", warm=False, allowed_hosts=("testserver",))
+        )
+    )
 
 
 def test_meta_lists_games_methods_and_caps(client: TestClient) -> None:

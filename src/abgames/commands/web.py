@@ -16,8 +16,6 @@ DEFAULT_PORT = 8000
 DEFAULT_WORKERS = 2
 #: Seconds after start-up before --open points the browser at the page.
 OPEN_DELAY_S = 1.0
-#: Seconds Ctrl-C waits for open requests (event streams) before closing them.
-SHUTDOWN_GRACE_S = 2
 
 
 def register(subparsers: Any) -> None:
@@ -48,13 +46,18 @@ def register(subparsers: Any) -> None:
         help="start at once without loading the engines' kernels in the workers "
         "(the first Gomoku or perfect Connect Four move then waits for them)",
     )
+    from abgames.ui.web.limits import add_arguments as add_limit_arguments
+
+    add_limit_arguments(parser)  # --allowed-host, --forwarded-allow-ips, timeouts, caps
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from abgames.ui.web import server as web_server
     from abgames.ui.web.app import WebSettings, create_app
+    from abgames.ui.web.limits import check_arguments as check_limit_arguments
     from abgames.ui.web.store import GameStore, default_db_path
 
     if not 0 < args.port < 65536:
@@ -65,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.max_queue < 0:
         print("abgames web: --max-queue is 0 or more", file=sys.stderr)
+        return 2
+    problem = check_limit_arguments(args)
+    if problem:
+        print(f"abgames web: {problem}", file=sys.stderr)
         return 2
     db_path = Path(args.db) if args.db else default_db_path()
     try:
@@ -90,21 +97,18 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         max_queue=args.max_queue,
         warm=not args.no_warmup,
+        **web_server.settings_from_arguments(args),
     )
     app = create_app(settings)
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     address = f"http://{shown_host}:{args.port}/"
     print(f"abgames web: serving on {address} (games in {db_path}); Ctrl-C stops", flush=True)
+    notice = web_server.exposure_notice(args.host, args.port, settings)
+    if notice:
+        print(notice, flush=True)
     if args.open:
         threading.Timer(OPEN_DELAY_S, webbrowser.open, args=(address,)).start()
-    config = uvicorn.Config(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        # Open event streams never end by themselves: give them this long at Ctrl-C.
-        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
-    )
+    config = web_server.server_config(app, settings, host=args.host, port=args.port)
     server = uvicorn.Server(config)
     server.run(sockets=[listener])
     return 0 if server.started else 2

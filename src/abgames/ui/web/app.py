@@ -18,11 +18,23 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from abgames.ui.web import games_routes, learn_routes, pages
+from abgames.ui.web.docs import add_docs
 from abgames.ui.web.errors import WebError
+from abgames.ui.web.guards import BodyGuard, HostGuard
+from abgames.ui.web.limits import (
+    BODY_TIMEOUT_S,
+    HEADER_TIMEOUT_S,
+    KEEP_ALIVE_TIMEOUT_S,
+    LOOPBACK_HOSTS,
+    MAX_CONNECTIONS,
+    MAX_CONNECTIONS_PER_IP,
+    MAX_HEADER_BYTES,
+)
 from abgames.ui.web.pool import SearchPool
-from abgames.ui.web.security import BodyLimit, SecurityHeaders, ServerTiming
+from abgames.ui.web.security import SecurityHeaders, ServerTiming
 from abgames.ui.web.service import ORPHAN_GRACE_S, GameService
 from abgames.ui.web.store import GameStore, default_db_path
 
@@ -46,6 +58,30 @@ class WebSettings:
     orphan_grace_s: float = ORPHAN_GRACE_S
     #: ``"module:name"`` of a stand-in for ``make_player`` in the workers (tests only).
     player_factory: str | None = None
+    #: Host names the server answers to (the Host header, any port; ``*.example.com``
+    #: allows its subdomains). ``abgames web`` adds the address it binds and
+    #: ``--allowed-host``; a test client's ``testserver`` must be named.
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    #: Seconds a request body may take to arrive (408 after).
+    body_timeout_s: float = BODY_TIMEOUT_S
+    # The connection limits below are the server's (``server.py``), not the app's.
+    #: Seconds a connection may take to send a whole request head (from connecting or
+    #: from its previous answer) before it is closed.
+    header_timeout_s: float = HEADER_TIMEOUT_S
+    #: Seconds an idle keep-alive connection stays open.
+    keep_alive_timeout_s: int = KEEP_ALIVE_TIMEOUT_S
+    #: Connections open at once, in all and from one client address; more are closed.
+    max_connections: int = MAX_CONNECTIONS
+    max_connections_per_ip: int = MAX_CONNECTIONS_PER_IP
+    #: Largest request head (request line and headers), bytes.
+    max_header_bytes: int = MAX_HEADER_BYTES
+    #: Addresses of reverse proxies whose X-Forwarded-For/-Proto are believed (uvicorn's
+    #: ``forwarded_allow_ips``); None: no proxy headers are read.
+    forwarded_allow_ips: str | None = None
+    #: Where the AI searches run: None, local processes; else a Ray cluster (``HOST:PORT``,
+    #: ``ray://HOST:PORT``, ``auto``, or ``local`` for a Ray of this machine), one actor
+    #: a worker (``cluster_workers.py``, docs/cluster.md).
+    cluster: str | None = None
 
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
@@ -74,10 +110,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             store.close()
             gc.unfreeze()
 
-    app = FastAPI(
+    app = _WebApp(
         title="abgames",
         summary="Tic-tac-toe, Connect Four and Gomoku against alpha-beta search",
         lifespan=lifespan,
+        docs_url=None,  # served by docs.py, without a CDN or an inline script
+        redoc_url=None,
     )
     app.state.settings = chosen
     app.state.static_dir = chosen.static_dir
@@ -85,11 +123,22 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(games_routes.router)
     app.include_router(learn_routes.router)
     app.mount("/static", StaticFiles(directory=chosen.static_dir, check_dir=False), name="static")
+    add_docs(app)
     _add_error_handlers(app)
-    app.add_middleware(BodyLimit, max_bytes=chosen.max_body_bytes)
-    app.add_middleware(SecurityHeaders)
+    # The last added runs first: who may ask (host, origin), then what the body may be.
+    # SecurityHeaders is outside them all, Starlette's 500 handler included (_WebApp).
+    app.add_middleware(BodyGuard, max_bytes=chosen.max_body_bytes, timeout_s=chosen.body_timeout_s)
+    app.add_middleware(HostGuard, allowed_hosts=chosen.allowed_hosts)
     app.add_middleware(ServerTiming)
     return app
+
+
+class _WebApp(FastAPI):
+    """FastAPI with the security headers outermost: on every answer, 500s included
+    (Starlette's ServerErrorMiddleware would otherwise answer outside any middleware)."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
 
 
 def _add_error_handlers(app: FastAPI) -> None:

@@ -78,7 +78,7 @@ MoveItem = StrictInt | Annotated[StrictStr, Field(max_length=MAX_NAME)]
 
 
 class PositionRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(strict=True, extra="forbid")
 
     game: Annotated[str, Field(max_length=MAX_NAME, description="tictactoe, connect4 or gomoku")]
     options: Annotated[

@@ -11,7 +11,10 @@ MAX_NAME = 40
 
 
 class Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: strict types (``"100"`` is no number, ``1.0`` no integer, ``true``
+    no number) and no unknown fields."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
 
 
 class CreateGame(Request):

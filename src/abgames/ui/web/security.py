@@ -1,9 +1,12 @@
-"""ASGI middleware: a cap on request bodies (413), the security headers on every answer,
-and a Server-Timing header (the time the app spent on the request)."""
+"""ASGI middleware: the security headers on every answer (errors and 500s included)
+and a Server-Timing header (the time the app spent on the request).
+
+The limits on requests (hosts, origins, bodies) are in ``guards.py``; those on
+connections in ``server.py``.
+"""
 
 from __future__ import annotations
 
-import json
 import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -14,72 +17,35 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "frame-ancestors 'none'; form-action 'self'"
 )
-#: FastAPI's /docs and /redoc pages load Swagger UI / ReDoc from a CDN with an inline
-#: bootstrap script; only those two pages get this looser policy.
+#: /docs: Swagger UI served from this server (``docs.py``), started by a script file,
+#: never inline; nothing comes from elsewhere. Swagger UI sets inline style attributes
+#: (its collapsing sections, highlighted code), hence style-src 'unsafe-inline'; its
+#: images are SVG data: URLs.
 DOCS_POLICY = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "img-src 'self' data: https://fastapi.tiangolo.com; worker-src 'self' blob:; "
-    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
+    "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
-DOCS_PATHS = ("/docs", "/redoc")
+DOCS_PATHS = ("/docs",)
 
 
-class BodyTooLarge(Exception):
-    pass
-
-
-class BodyLimit:
-    """Answers 413 when a request body is longer than ``max_bytes`` (declared or streamed)."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        for name, value in scope.get("headers", []):
-            if name == b"content-length":
-                try:
-                    declared = int(value)
-                except ValueError:
-                    await _error(send, 400, "the Content-Length header is not a number")
-                    return
-                if declared > self.max_bytes:
-                    await _error(send, 413, self._message())
-                    return
-        received = 0
-        started = False
-
-        async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise BodyTooLarge
-            return message
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except BodyTooLarge:
-            if not started:
-                await _error(send, 413, self._message())
-
-    def _message(self) -> str:
-        return f"the request body is larger than {self.max_bytes:,} bytes"
+def security_headers(path: str) -> list[tuple[bytes, bytes]]:
+    """The headers every answer to ``path`` carries (the middleware's and the server's own)."""
+    policy = DOCS_POLICY if path in DOCS_PATHS else CONTENT_SECURITY_POLICY
+    return [
+        (b"content-security-policy", policy.encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"x-frame-options", b"DENY"),
+        (b"referrer-policy", b"no-referrer"),
+        (b"cross-origin-opener-policy", b"same-origin"),
+    ]
 
 
 class SecurityHeaders:
-    """Adds the Content-Security-Policy and friends to every response."""
+    """Adds the Content-Security-Policy and friends to every response.
+
+    ``create_app`` puts it outside Starlette's ServerErrorMiddleware, so a 500 has them too.
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -88,20 +54,11 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        path: str = scope.get("path", "")
-        policy = DOCS_POLICY if path in DOCS_PATHS else CONTENT_SECURITY_POLICY
+        extra = security_headers(scope.get("path", ""))
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [
-                    (b"content-security-policy", policy.encode()),
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"x-frame-options", b"DENY"),
-                    (b"referrer-policy", b"no-referrer"),
-                    (b"cross-origin-opener-policy", b"same-origin"),
-                ]
-                message = dict(message, headers=headers)
+                message = dict(message, headers=[*message.get("headers", []), *extra])
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -130,19 +87,3 @@ class ServerTiming:
             await send(message)
 
         await self.app(scope, receive, send_with_timing)
-
-
-async def _error(send: Send, status: int, text: str) -> None:
-    body = json.dumps({"error": text}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
