@@ -265,9 +265,11 @@ def settings_from_arguments(args: argparse.Namespace) -> dict[str, Any]:
 def allowed_hosts_for(bind_host: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
     """The Host names a server bound to ``bind_host`` answers to: the loopback names, the
     bound address, on a wildcard address this machine's names and addresses, ``extra``."""
-    names = [*LOOPBACK_HOSTS, bind_host.strip("[]")]
+    names = list(LOOPBACK_HOSTS)
     if bind_host in WILDCARD_HOSTS:
         names += _machine_names()
+    else:
+        names.append(bind_host.strip("[]"))
     names += extra
     return tuple(dict.fromkeys(name.lower() for name in names if name))
 
