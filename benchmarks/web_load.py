@@ -339,6 +339,8 @@ async def run(args: argparse.Namespace) -> int:
         command = [sys.executable, *how, "--port", str(port)]
         command += ["--db", str(db)]
         command += ["--workers", str(args.workers), "--max-queue", str(args.max_queue)]
+        # Every simulated player comes from 127.0.0.1, with an event stream and requests.
+        command += ["--max-connections-per-ip", str(max(32, 4 * args.players))]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=dict(os.environ))
         try:
             health = await wait_until_ready(base, server)
