@@ -3,6 +3,8 @@
 An engine is named on the command line by a spec, comma-separated ``key=value``:
 
 - ``level=hard`` — a built-in level of the game; ``seed=N`` varies its choice.
+  ``level=random``, ``level=greedy`` and ``level=safe`` are the one-ply baselines
+  of ``abgames.ai.baselines`` (any game): the rating ladder's bottom rungs.
 - ``cmd=/path/to/pbrain-x`` — an external brain speaking the Gomocup protocol
   (Gomoku only); the command is split like a shell would (``cmd=python x.py``).
   Other keys are sent to it as ``INFO key value`` lines.
@@ -32,6 +34,7 @@ import traceback
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
+from abgames.ai.baselines import BASELINES, make_baseline
 from abgames.ai.levels import LEVELS, make_player
 from abgames.games.base import GameState, Move
 from abgames.games.gomoku import Gomoku, Rule
@@ -144,8 +147,8 @@ def parse_engine_spec(text: str, *, game: str, turn_ms: int, match_ms: int = 0) 
     kind, target = pairs[0]
     if not target:
         raise ValueError(f"engine spec {text!r}: {kind}= needs a value")
-    if kind == LEVEL and target not in LEVELS.get(game, ()):
-        choices = ", ".join(LEVELS.get(game, ()))
+    if kind == LEVEL and target not in LEVELS.get(game, ()) + BASELINES:
+        choices = ", ".join(LEVELS.get(game, ()) + BASELINES)
         raise ValueError(f"{game} has no level {target!r}: choose {choices}")
     if kind == COMMAND and game != Gomoku.name:
         raise ValueError("external engines (cmd=) play Gomoku only")
@@ -264,6 +267,23 @@ class LevelEngine(Engine):
         return last.move
 
 
+class BaselineEngine(Engine):
+    """A one-ply baseline (``abgames.ai.baselines``): answers at once, needs no warm-up."""
+
+    def __init__(self, spec: EngineSpec, tolerance_ms: int, seed: int | None) -> None:
+        super().__init__(spec, tolerance_ms)
+        self.player = make_baseline(spec.target, spec.seed if spec.seed is not None else seed)
+
+    def new_game(self, state: GameState) -> None:
+        """Nothing to prepare."""
+
+    def move(self, state: GameState, clock: TimeControl) -> Move:
+        move = self.player.choose(state).move
+        if move is None:
+            raise Forfeit(BAD_ANSWER, "the baseline found no move")
+        return move
+
+
 def board_stones(state: Gomoku) -> list[tuple[int, int, int]]:
     """``state``'s stones for a Gomocup ``BOARD``: ``(x, y, field)`` in move order, field
     1 for the side to move's and 2 for the other's."""
@@ -359,6 +379,8 @@ def missing_commands(specs: tuple[EngineSpec, ...]) -> list[str]:
 
 def make_engine(spec: EngineSpec, *, game: str, tolerance_ms: int, seed: int | None) -> Engine:
     """The engine a spec names, ready for ``new_game``."""
+    if spec.kind == LEVEL and spec.target in BASELINES:
+        return BaselineEngine(spec, tolerance_ms, seed)
     if spec.kind == LEVEL:
         return LevelEngine(spec, tolerance_ms, game, seed)
     return ProtocolEngine(spec, tolerance_ms)
