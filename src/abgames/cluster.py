@@ -15,6 +15,12 @@ every result at once:
 - A cluster that cannot be reached at the start raises ``ClusterUnreachable``; one
   lost during the run raises ``ClusterLost`` naming how many jobs were finished.
 
+Long-lived workers (the web app's searches) are objects hosted by actors instead:
+``Cluster.host("module:name", *args)`` builds one on an actor of the cluster;
+``Hosted.stream`` streams one of its generator methods, ``Hosted.signal`` reaches it
+out of band meanwhile, and the actor's death (its process or node) is ``HostGone``,
+told apart from the hosted code's own errors (``HostFailed``).
+
 Ray is imported only when a ``Cluster`` connects, so the core install (without the
 ``abgames[cluster]`` extra) never needs it; without Ray, connecting raises
 ``ClusterError`` telling how to install it.
@@ -224,6 +230,30 @@ class Cluster:
             if info.get("Alive")
         ]
 
+    def describe(self) -> str:
+        """Where the cluster is, for people: its head's ``HOST:PORT`` (or the address given)."""
+        if self.address is not None and self.address.startswith(CLIENT_SCHEME):
+            return self.address
+        with contextlib.suppress(Exception):
+            address = getattr(self.ray.get_runtime_context(), "gcs_address", None)
+            if address:
+                return f"{address}" if self.address is not None else f"{address} (local Ray)"
+        return self.address or LOCAL
+
+    def host(self, factory: str, *args: Any, num_cpus: float = 1) -> Hosted:
+        """An actor that builds ``factory(*args)`` (a ``"module:name"`` path) and keeps it.
+
+        The actor holds ``num_cpus`` CPUs and goes to a node that has them free now or,
+        if none has, to the first that will (a node that joins, or one an actor
+        leaves). It returns at once: ``Hosted.placement`` waits for the object.
+        """
+        actor = (
+            _host_class(self.ray)
+            .options(num_cpus=num_cpus, scheduling_strategy="SPREAD")
+            .remote(factory, args)
+        )
+        return Hosted(self.ray, actor, factory)
+
     def on_each_node(
         self, function: Callable[..., Result], *args: object
     ) -> list[tuple[Node, Result]]:
@@ -321,3 +351,169 @@ class Cluster:
                 for ref in pending:
                     with contextlib.suppress(Exception):
                         ray.cancel(ref)
+
+
+# --- objects hosted by actors: long-lived workers that stream ------------------------
+#
+# ``Cluster.host("module:name", *args)`` starts a Ray actor that builds
+# ``name(*args)`` once (a search worker, warm and with its tables) and keeps it. The
+# caller streams a generator method of it (``Hosted.stream``) while signals reach it
+# out of band (``Hosted.signal``, on another of the actor's threads), and learns of
+# the actor's death (its process or its node) as ``HostGone``, told apart from an
+# error of the hosted code (``HostFailed``). Ray does not restart these actors: the
+# caller decides what to run again and where a new one goes.
+
+#: Threads of a hosting actor: a stream, a signal, and the watch for its end.
+HOST_THREADS = 3
+#: How long ``Hosted.close`` waits for the hosted object to end before killing its actor.
+HOST_CLOSE_WAIT_S = 2.0
+
+
+class HostGone(ClusterError):
+    """The actor hosting an object died (its process or its node): it answers no more."""
+
+
+class HostFailed(ClusterError):
+    """The hosted object's method raised; the actor lives on."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a hosted object lives: its node's id and address and its process id."""
+
+    node_id: str
+    address: str
+    pid: int
+
+
+def load_object(path: str) -> Any:
+    """The module-level object a ``"module:name"`` path names."""
+    import importlib
+
+    module, _, name = path.partition(":")
+    if not module or not name:
+        raise ClusterError(f"{path!r} is not module:name")
+    return getattr(importlib.import_module(module), name)
+
+
+class _Host:
+    """The body of a hosting actor (made a Ray actor class at first use, ``_host_class``)."""
+
+    def __init__(self, factory: str, args: tuple[Any, ...]) -> None:
+        import threading
+
+        self._object = load_object(factory)(*args)
+        self._closed = threading.Event()
+
+    def placement(self) -> Placement:
+        import os
+
+        ray = _import_ray()  # on the actor's process, where Ray is
+        context = ray.get_runtime_context()
+        return Placement(context.get_node_id(), ray.util.get_node_ip_address(), os.getpid())
+
+    def stream(self, method: str, args: tuple[Any, ...]) -> Iterator[Any]:
+        # Not ``yield from``: Ray resumes its generators with send(), which a plain
+        # iterator (``yield from range(n)`` in the hosted method) does not have.
+        for item in getattr(self._object, method)(*args):  # noqa: UP028
+            yield item
+
+    def call(self, method: str, args: tuple[Any, ...]) -> Any:
+        return getattr(self._object, method)(*args)
+
+    def wait_closed(self) -> None:
+        self._closed.wait()
+
+    def close(self) -> None:
+        self._closed.set()
+        closer = getattr(self._object, "close", None)
+        if closer is not None:
+            closer()
+
+
+def _is_gone(ray: ModuleType, error: BaseException) -> bool:
+    """Whether a Ray error says the actor or its node is gone (not that its code raised)."""
+    if isinstance(error, ray.exceptions.RayActorError):
+        return True  # ActorDiedError, ActorUnavailableError: the process or node is gone
+    if isinstance(error, ray.exceptions.RayTaskError):
+        return False
+    return isinstance(error, ray.exceptions.RayError | ConnectionError)
+
+
+class Hosted:
+    """The caller's handle on an object hosted by an actor (``Cluster.host``).
+
+    Every method may be called from any thread. ``HostGone`` means the actor died
+    (or was closed); ``HostFailed`` that the hosted code raised.
+    """
+
+    def __init__(self, ray: ModuleType, actor: Any, factory: str) -> None:
+        self._ray = ray
+        self._actor = actor
+        self.factory = factory
+
+    def _fail(self, error: BaseException, what: str) -> ClusterError:
+        if _is_gone(self._ray, error):
+            return HostGone(f"the actor hosting {self.factory} is gone: {_first_line(error)}")
+        cause = getattr(error, "cause", None) or error
+        return HostFailed(f"{self.factory}.{what} failed: {cause!r}")
+
+    def placement(self) -> Placement:
+        """Where the object lives; waits until it is built (Ray may first need a free CPU)."""
+        try:
+            placed: Placement = self._ray.get(self._actor.placement.remote())
+        except Exception as error:
+            raise self._fail(error, "placement") from None
+        return placed
+
+    def stream(self, method: str, *args: Any) -> Iterator[Any]:
+        """What ``method(*args)`` of the hosted object yields, as it yields it."""
+        try:
+            for ref in self._actor.stream.remote(method, args):
+                yield self._ray.get(ref)
+        except Exception as error:
+            raise self._fail(error, method) from None
+
+    def signal(self, method: str, *args: Any) -> None:
+        """Call ``method(*args)`` of the hosted object without waiting (a stream may run)."""
+        try:
+            self._actor.call.remote(method, args)
+        except Exception as error:
+            raise self._fail(error, method) from None
+
+    def call(self, method: str, *args: Any) -> Any:
+        """``method(*args)`` of the hosted object, waited for."""
+        try:
+            return self._ray.get(self._actor.call.remote(method, args))
+        except Exception as error:
+            raise self._fail(error, method) from None
+
+    def wait_closed(self) -> None:
+        """Wait until ``close`` (returns) or the actor's death (``HostGone``)."""
+        try:
+            self._ray.get(self._actor.wait_closed.remote())
+        except Exception as error:
+            raise self._fail(error, "wait_closed") from None
+
+    def close(self, wait_s: float = HOST_CLOSE_WAIT_S) -> None:
+        """Ask the hosted object to end (its ``close``, if any), then end the actor."""
+        with contextlib.suppress(Exception):
+            self._ray.get(self._actor.close.remote(), timeout=wait_s)
+        self.kill()
+
+    def kill(self) -> None:
+        """End the actor now (a stream under way raises ``HostGone``)."""
+        with contextlib.suppress(Exception):
+            self._ray.kill(self._actor, no_restart=True)
+
+
+def _host_class(ray: ModuleType) -> Any:
+    """The Ray actor class of ``_Host``, made once per process."""
+    made = _HOST_CLASSES.get(id(ray))
+    if made is None:
+        made = ray.remote(max_concurrency=HOST_THREADS, max_restarts=0, max_task_retries=0)(_Host)
+        _HOST_CLASSES[id(ray)] = made
+    return made
+
+
+_HOST_CLASSES: dict[int, Any] = {}
