@@ -12,6 +12,11 @@ requests/s, p50/p95/p99 latency of the non-search requests (reading the state,
 playing a move), AI moves per minute, errors, lost moves (a move that was
 accepted but is missing from the game afterwards), and the server's memory
 (the server process plus its workers) over the run. It asserts no time.
+
+``--cluster [ADDRESS]`` runs the same load twice, on local processes and then with
+the searches on Ray (``abgames web --cluster``; a local cluster of 1-CPU nodes
+started for it, without ADDRESS), and ends with both side by side. The memory
+figures of the cluster run leave the actors out (they are not the server's children).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -330,7 +336,8 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
-async def run(args: argparse.Namespace) -> int:
+async def load(args: argparse.Namespace, extra: list[str]) -> tuple[Figures, float, dict[str, Any]]:
+    """One run of the load against a server started with ``extra`` arguments."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
@@ -341,11 +348,13 @@ async def run(args: argparse.Namespace) -> int:
         command += ["--workers", str(args.workers), "--max-queue", str(args.max_queue)]
         # Every simulated player comes from 127.0.0.1, with an event stream and requests.
         command += ["--max-connections-per-ip", str(max(32, 4 * args.players))]
+        command += extra
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=dict(os.environ))
         try:
             health = await wait_until_ready(base, server)
             print(
-                f"server ready: {health['workers']} workers; {args.players} players for "
+                f"server ready: {health['workers']} workers "
+                f"({health.get('workers_on', 'local')}); {args.players} players for "
                 f"{args.duration:.0f} s",
                 flush=True,
             )
@@ -383,8 +392,68 @@ async def run(args: argparse.Namespace) -> int:
                 server.wait(30)
             except subprocess.TimeoutExpired:
                 server.kill()
-    report(args, figures, elapsed, health)
+    return figures, elapsed, health
+
+
+async def run(args: argparse.Namespace) -> int:
+    if args.cluster is None:
+        report(args, *await load(args, []))
+        return 0
+    print("on local processes:", flush=True)
+    local = await load(args, [])
+    report(args, *local)
+    with ray_cluster(args.cluster, args.workers) as address:
+        print(f"on the Ray cluster at {address}:", flush=True)
+        remote = await load(args, ["--cluster", address])
+    report(args, *remote)
+    compare([("local processes", *local), ("Ray cluster", *remote)])
     return 0
+
+
+@contextlib.contextmanager
+def ray_cluster(address: str, workers: int) -> Iterator[str]:
+    """``address``, or a local cluster of ``max(2, workers)`` nodes of 1 CPU each."""
+    if address:
+        yield address
+        return
+    from ray.cluster_utils import Cluster
+
+    started = time.monotonic()
+    cluster: Any = Cluster(
+        initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False}
+    )
+    try:
+        for _ in range(max(2, workers) - 1):
+            cluster.add_node(num_cpus=1)
+        cluster.wait_for_nodes()
+        print(
+            f"Ray: {max(2, workers)} local nodes of 1 CPU started in "
+            f"{time.monotonic() - started:.1f} s",
+            flush=True,
+        )
+        yield str(cluster.address)
+    finally:
+        cluster.shutdown()
+
+
+def compare(runs: list[tuple[str, Figures, float, dict[str, Any]]]) -> None:
+    """The runs side by side: AI moves a minute and the non-search requests' latencies."""
+    print()
+    print(
+        f"{'workers on':<18}{'AI moves/min':>13}{'games':>7}{'req/s':>8}"
+        f"{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'probe p50':>11}{'probe p95':>11}"
+        f"{'errors':>8}{'lost':>6}"
+    )
+    for name, figures, elapsed, health in runs:
+        latencies = figures.latencies_ms or [float("nan")]
+        probe = figures.probe_ms or [float("nan")]
+        print(
+            f"{name:<18}{health['ai_moves'] / elapsed * 60:>13.0f}"
+            f"{figures.games_finished:>7}{figures.requests / elapsed:>8.1f}"
+            f"{percentile(latencies, 0.5):>9.1f}{percentile(latencies, 0.95):>9.1f}"
+            f"{percentile(latencies, 0.99):>9.1f}{percentile(probe, 0.5):>11.1f}"
+            f"{percentile(probe, 0.95):>11.1f}{len(figures.errors):>8}{figures.lost_moves:>6}"
+        )
 
 
 def report(
@@ -478,6 +547,16 @@ def main() -> int:
         metavar="GAME:LEVEL,...",
         help="the games the players cycle through (default gomoku:hard,connect4:hard,"
         "tictactoe:perfect); e.g. tictactoe:perfect,connect4:easy for many short games",
+    )
+    parser.add_argument(
+        "--cluster",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="run the load twice: on local processes, then with the searches on Ray "
+        "(abgames web --cluster): the cluster at ADDRESS, or a local cluster of two "
+        "1-CPU nodes (one a worker, if --workers is more) started for it; prints both "
+        "side by side",
     )
     args = parser.parse_args()
     if not 1 <= args.players <= MAX_PLAYERS:

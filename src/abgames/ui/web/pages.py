@@ -82,7 +82,8 @@ async def read_meta() -> dict[str, Any]:
 
 @router.get("/api/health", tags=["meta"], summary="The search pool's load")
 async def health(request: Request) -> dict[str, Any]:
-    """Workers (and how many are warm), searches running and waiting, AI moves played."""
+    """Workers (and how many are warm, and where they run), searches running and waiting,
+    AI moves played."""
     service = request.app.state.service
     pool = service.pool
     return {
@@ -92,4 +93,6 @@ async def health(request: Request) -> dict[str, Any]:
         "waiting": pool.waiting,
         "max_queue": pool.max_queue,
         "ai_moves": service.ai_moves,
+        # "local" (processes of this machine) or "cluster HOST:PORT" (Ray actors)
+        "workers_on": getattr(request.app.state, "workers_on", "local"),
     }
