@@ -348,6 +348,8 @@ async def load(args: argparse.Namespace, extra: list[str]) -> tuple[Figures, flo
         command += ["--workers", str(args.workers), "--max-queue", str(args.max_queue)]
         # Every simulated player comes from 127.0.0.1, with an event stream and requests.
         command += ["--max-connections-per-ip", str(max(32, 4 * args.players))]
+        # ... and so would meet the per-client rate limits, which measure nothing here.
+        command += ["--no-rate-limit"]
         command += extra
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=dict(os.environ))
         try:

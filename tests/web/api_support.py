@@ -25,6 +25,7 @@ from abgames.games import GameState
 from abgames.search.result import SearchResult
 from abgames.ui.web.app import WebSettings, create_app
 from abgames.ui.web.limits import LOOPBACK_HOSTS
+from abgames.ui.web.ratelimit import RateLimits
 
 #: The stand-in player's level: it thinks until told to stop (or this many seconds pass).
 SLOW_LEVEL = "easy"
@@ -76,6 +77,9 @@ def settings(db: Path, **changes: Any) -> WebSettings:
         "player_factory": SLOW_FACTORY,
         # FastAPI's TestClient sends "Host: testserver"; the live servers use 127.0.0.1.
         "allowed_hosts": (*LOOPBACK_HOSTS, "testserver"),
+        # A test suite is one client flooding the server: the rate limits' own tests
+        # (test_api_limits.py) turn them on.
+        "rate_limits": RateLimits(enabled=False),
     }
     return WebSettings(**(base | changes))
 

@@ -46,6 +46,27 @@ def register(subparsers: Any) -> None:
         help="start at once without loading the engines' kernels in the workers "
         "(the first Gomoku or perfect Connect Four move then waits for them)",
     )
+    from abgames.ui.web.store import MAX_GAMES
+
+    parser.add_argument(
+        "--max-games",
+        type=int,
+        default=MAX_GAMES,
+        help="games kept on disk; past it the oldest finished (then abandoned) ones "
+        f"are deleted (default {MAX_GAMES})",
+    )
+    parser.add_argument(
+        "--rate-scale",
+        type=float,
+        default=1.0,
+        metavar="FACTOR",
+        help="multiply every per-client rate limit and burst (docs/web.md, Limits)",
+    )
+    parser.add_argument(
+        "--no-rate-limit",
+        action="store_true",
+        help="no per-client rate limits (for load benchmarks; never on a public server)",
+    )
     from abgames.ui.web.limits import add_arguments as add_limit_arguments
 
     add_limit_arguments(parser)  # --allowed-host, --forwarded-allow-ips, timeouts, caps
@@ -58,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from abgames.ui.web import server as web_server
     from abgames.ui.web.app import WebSettings, create_app
     from abgames.ui.web.limits import check_arguments as check_limit_arguments
+    from abgames.ui.web.ratelimit import RateLimits
     from abgames.ui.web.store import GameStore, default_db_path
 
     if not 0 < args.port < 65536:
@@ -68,6 +90,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.max_queue < 0:
         print("abgames web: --max-queue is 0 or more", file=sys.stderr)
+        return 2
+    if args.max_games < 1:
+        print("abgames web: --max-games is 1 or more", file=sys.stderr)
+        return 2
+    if not 0 < args.rate_scale <= 1000:
+        print("abgames web: --rate-scale is above 0 and at most 1000", file=sys.stderr)
         return 2
     problem = check_limit_arguments(args)
     if problem:
@@ -97,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         max_queue=args.max_queue,
         warm=not args.no_warmup,
+        rate_limits=RateLimits(enabled=not args.no_rate_limit, scale=args.rate_scale),
+        max_games=args.max_games,
         **web_server.settings_from_arguments(args),
     )
     app = create_app(settings)

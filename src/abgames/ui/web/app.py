@@ -34,9 +34,10 @@ from abgames.ui.web.limits import (
     MAX_HEADER_BYTES,
 )
 from abgames.ui.web.pool import SearchPool
+from abgames.ui.web.ratelimit import RateLimiter, RateLimits
 from abgames.ui.web.security import SecurityHeaders, ServerTiming
 from abgames.ui.web.service import ORPHAN_GRACE_S, GameService
-from abgames.ui.web.store import GameStore, default_db_path
+from abgames.ui.web.store import MAX_GAMES, GameStore, default_db_path
 
 STATIC_DIR = Path(__file__).parent / "static"
 #: Largest request body accepted (a 22x22 Gomoku save file is about 3 kB).
@@ -56,6 +57,10 @@ class WebSettings:
     max_body_bytes: int = MAX_BODY_BYTES
     static_dir: Path = STATIC_DIR
     orphan_grace_s: float = ORPHAN_GRACE_S
+    #: Per-client rate limits (``RateLimits(enabled=False)``: none, for benchmarks).
+    rate_limits: RateLimits = field(default_factory=RateLimits)
+    #: The storage budget: most games kept (the oldest finished ones are pruned first).
+    max_games: int = MAX_GAMES
     #: ``"module:name"`` of a stand-in for ``make_player`` in the workers (tests only).
     player_factory: str | None = None
     #: Host names the server answers to (the Host header, any port; ``*.example.com``
@@ -90,7 +95,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = GameStore(chosen.db_path)
+        store = GameStore(chosen.db_path, max_games=chosen.max_games)
         pool = SearchPool(
             chosen.workers, chosen.max_queue, warm=chosen.warm, player_factory=chosen.player_factory
         )
@@ -118,6 +123,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = chosen
+    # Outside the lifespan, so an app driven without it (TestClient unentered) is limited too.
+    app.state.rate_limiter = RateLimiter(chosen.rate_limits)
     app.state.static_dir = chosen.static_dir
     app.include_router(pages.router)
     app.include_router(games_routes.router)

@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from abgames.ui.web.errors import BadInput, NotFound
 from abgames.ui.web.models import Analysis, ControlRequest, Created, CreateGame, MoveRequest, State
+from abgames.ui.web.ratelimit import CREATE, HINTS, MOVES, SEARCHES, limited
 from abgames.ui.web.service import GameService, LiveGame
 
 #: Seconds between keep-alive comments on an idle event stream.
@@ -53,7 +54,13 @@ async def created(service: GameService, live: LiveGame, secret: str) -> JSONResp
     return JSONResponse(body, status_code=201)
 
 
-@router.post("", status_code=201, response_model=Created, summary="Start a game")
+@router.post(
+    "",
+    status_code=201,
+    response_model=Created,
+    summary="Start a game",
+    dependencies=[Depends(limited(CREATE))],
+)
 async def create_game(body: CreateGame, service: Service) -> JSONResponse:
     live, secret = await service.create(
         body.game, body.mode, body.first, body.level, dict(body.options), body.seed, body.delay_ms
@@ -61,7 +68,13 @@ async def create_game(body: CreateGame, service: Service) -> JSONResponse:
     return await created(service, live, secret)
 
 
-@router.post("/import", status_code=201, response_model=Created, summary="Load a saved game")
+@router.post(
+    "/import",
+    status_code=201,
+    response_model=Created,
+    summary="Load a saved game",
+    dependencies=[Depends(limited(CREATE))],
+)
 async def import_game(request: Request, service: Service) -> JSONResponse:
     """The body is a save file (docs/save-format.md); a bad one is refused naming the fault."""
     raw = await request.body()
@@ -80,38 +93,68 @@ async def read_game(live: Game, service: Service) -> Response:
     return Response(await service.snapshot_json(live), media_type=JSON)
 
 
-@router.post("/{game_id}/moves", response_model=State, summary="Play a move")
+@router.post(
+    "/{game_id}/moves",
+    response_model=State,
+    summary="Play a move",
+    dependencies=[Depends(limited(MOVES))],
+)
 async def play_move(body: MoveRequest, live: Game, service: Service) -> Response:
     """A human's move; the AI's reply, if any, starts in the background (follow /events)."""
     await service.play(live, body.move, body.version)
     return Response(await service.snapshot_json(live), media_type=JSON)
 
 
-@router.post("/{game_id}/undo", response_model=State, summary="Take back a turn")
+@router.post(
+    "/{game_id}/undo",
+    response_model=State,
+    summary="Take back a turn",
+    dependencies=[Depends(limited(MOVES))],
+)
 async def undo(live: Game, service: Service) -> Response:
     await service.undo(live)
     return Response(await service.snapshot_json(live), media_type=JSON)
 
 
-@router.post("/{game_id}/hint", response_model=Analysis, summary="Suggest a move")
+@router.post(
+    "/{game_id}/hint",
+    response_model=Analysis,
+    summary="Suggest a move",
+    dependencies=[Depends(limited(HINTS))],
+)
 async def hint(live: Game, service: Service) -> JSONResponse:
     return JSONResponse(await service.hint(live))
 
 
-@router.post("/{game_id}/move-now", response_model=State, summary="Stop the AI's search")
+@router.post(
+    "/{game_id}/move-now",
+    response_model=State,
+    summary="Stop the AI's search",
+    dependencies=[Depends(limited(SEARCHES))],
+)
 async def move_now(live: Game, service: Service) -> Response:
     """The running search ends soon and plays its best move so far."""
     await service.move_now(live)
     return Response(await service.snapshot_json(live), media_type=JSON)
 
 
-@router.post("/{game_id}/new", response_model=State, summary="Start over")
+@router.post(
+    "/{game_id}/new",
+    response_model=State,
+    summary="Start over",
+    dependencies=[Depends(limited(CREATE))],
+)
 async def new_game(live: Game, service: Service) -> Response:
     await service.restart(live)
     return Response(await service.snapshot_json(live), media_type=JSON)
 
 
-@router.post("/{game_id}/control", response_model=State, summary="AI vs AI: pause, step")
+@router.post(
+    "/{game_id}/control",
+    response_model=State,
+    summary="AI vs AI: pause, step",
+    dependencies=[Depends(limited(SEARCHES))],
+)
 async def control(body: ControlRequest, live: Game, service: Service) -> Response:
     await service.control(live, body.action, body.delay_ms)
     return Response(await service.snapshot_json(live), media_type=JSON)

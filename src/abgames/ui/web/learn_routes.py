@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
 
@@ -29,6 +29,7 @@ from abgames.match import new_state
 from abgames.search.experiment import METHODS, ExperimentTooBig, run_pruning_experiment
 from abgames.search.trace import PRUNED, Trace, run_trace
 from abgames.ui.web.errors import BadInput, Busy
+from abgames.ui.web.ratelimit import LEARN, POSITION, limited
 from abgames.ui.web.service import check_options
 from abgames.ui.web.views import board_size, cell_of_move, cells_of, outcome_of, text_of
 
@@ -242,12 +243,20 @@ async def read_meta() -> dict[str, Any]:
     }
 
 
-@router.post("/position", summary="A position's board and legal moves")
+@router.post(
+    "/position",
+    summary="A position's board and legal moves",
+    dependencies=[Depends(limited(POSITION))],
+)
 async def read_position(request: PositionRequest) -> dict[str, Any]:
     return position_json(position_of(request))
 
 
-@router.post("/trace", summary="The tree one search visits, node by node")
+@router.post(
+    "/trace",
+    summary="The tree one search visits, node by node",
+    dependencies=[Depends(limited(LEARN))],
+)
 async def trace(request: TraceRequest) -> dict[str, Any]:
     state = position_of(request)
     searchable(state)
@@ -272,7 +281,11 @@ async def trace(request: TraceRequest) -> dict[str, Any]:
     return {"position": position_json(state), "trace": trace_json(state, result)}
 
 
-@router.post("/experiment", summary="The pruning experiment's figures for a position")
+@router.post(
+    "/experiment",
+    summary="The pruning experiment's figures for a position",
+    dependencies=[Depends(limited(LEARN))],
+)
 async def experiment(request: ExperimentRequest) -> dict[str, Any]:
     state = position_of(request)
     searchable(state)

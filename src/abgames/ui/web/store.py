@@ -53,10 +53,24 @@ MIGRATIONS: tuple[str, ...] = (
         WHERE entry.type = 'object';
     UPDATE games SET analyses = '[]';
     """,
+    # 3: whether the game is over (kept by every write), so the storage budget prunes
+    # finished games first, oldest first. Rows written before stay 0 (unfinished):
+    # they go as abandoned once ABANDONED_AFTER_S old.
+    """
+    ALTER TABLE games ADD COLUMN over INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX games_over_updated ON games (over, updated);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: How long a writer waits for another connection's lock before giving up (seconds).
 BUSY_TIMEOUT_S = 10.0
+#: Most games kept (``abgames web --max-games``). Measured: a game's row is ~1.3 kB
+#: before any move; each AI move's analysis adds ~1.6 kB (Gomoku) or ~0.8 kB (Connect
+#: Four, tic-tac-toe), so a finished 60-move Gomoku game against the AI is ~50 kB.
+#: 20,000 such games are ~1 GB, a flood of empty games ~26 MB.
+MAX_GAMES = 20_000
+#: An unfinished game not changed for this long is abandoned: the budget may prune it.
+ABANDONED_AFTER_S = 7 * 24 * 3600.0
 
 
 def default_db_path() -> Path:
@@ -86,10 +100,33 @@ class StoredGame:
     paused: bool = False
     delay_ms: int = 0
     created: float = field(default_factory=time.time)
+    #: Whether the game is over; ``None``: the store works it out from ``record``.
+    over: bool | None = None
 
     def changed(self, **changes: Any) -> StoredGame:
-        """A copy with ``changes`` and the version bumped."""
-        return replace(self, version=self.version + 1, **changes)
+        """A copy with ``changes`` and the version bumped; ``over`` is worked out again
+        unless given."""
+        return replace(self, version=self.version + 1, **({"over": None} | changes))
+
+    def is_over(self) -> bool:
+        """``over``, or whether the record's moves end the game (replayed: under a
+        millisecond for a long Gomoku game); a record that does not replay is not over."""
+        if self.over is not None:
+            return self.over
+        return record_is_over(self.record)
+
+
+def record_is_over(record: dict[str, Any]) -> bool:
+    """Whether the save-file record's moves end the game (a win or a full board)."""
+    from abgames.match import new_state  # the store is loaded before the games are needed
+
+    try:
+        state = new_state(str(record["game"]), **dict(record.get("options") or {}))
+        for text in record.get("moves") or ():
+            state.play(state.parse_move(str(text)))
+    except (KeyError, TypeError, ValueError):
+        return False
+    return state.outcome() is not None
 
 
 @dataclass(frozen=True)
@@ -113,14 +150,42 @@ class Update:
         return store._update(db, self.old, self.new, now)
 
 
-Write = Insert | Update
+@dataclass(frozen=True)
+class Prune:
+    """A write: make room for one more game under ``max_games`` (the storage budget).
+
+    When the table holds ``max_games`` or more, games are deleted (with their
+    analyses), oldest change first: finished games first, then unfinished ones not
+    changed for ``abandoned_after_s``; never an id in ``protected``. Applies (True)
+    if there is room for one more game afterwards.
+    """
+
+    max_games: int
+    protected: frozenset[str] = frozenset()
+    abandoned_after_s: float = ABANDONED_AFTER_S
+
+    def apply(self, store: GameStore, db: sqlite3.Connection, now: float) -> bool:
+        return store._prune(db, self, now)
+
+
+Write = Insert | Update | Prune
 
 
 class GameStore:
     """Games in one SQLite file. Safe to call from any thread (each has its own connection)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        max_games: int = MAX_GAMES,
+        abandoned_after_s: float = ABANDONED_AFTER_S,
+    ) -> None:
         self.path = Path(path)
+        #: The storage budget ``budget.make_room`` keeps (``Prune``).
+        self.max_games = max_games
+        self.abandoned_after_s = abandoned_after_s
+        self.pruned = 0  # games deleted by the budget since open
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
@@ -222,8 +287,8 @@ class GameStore:
     def _insert(self, db: sqlite3.Connection, game: StoredGame, now: float) -> bool:
         db.execute(
             "INSERT INTO games (id, secret_hash, mode, first, level, seed, record, analyses, "
-            "version, paused, delay_ms, created, updated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "version, paused, delay_ms, created, updated, over) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game.id,
                 game.secret_hash,
@@ -238,6 +303,7 @@ class GameStore:
                 game.delay_ms,
                 game.created,
                 now,
+                int(game.is_over()),
             ),
         )
         self._write_analyses(db, game.id, 0, game.analyses)
@@ -246,13 +312,14 @@ class GameStore:
     def _update(self, db: sqlite3.Connection, old: StoredGame, new: StoredGame, now: float) -> bool:
         cursor = db.execute(
             "UPDATE games SET record = ?, version = ?, paused = ?, delay_ms = ?, "
-            "updated = ? WHERE id = ? AND version = ?",
+            "updated = ?, over = ? WHERE id = ? AND version = ?",
             (
                 json.dumps(new.record),
                 new.version,
                 int(new.paused),
                 new.delay_ms,
                 now,
+                int(new.is_over()),
                 new.id,
                 old.version,
             ),
@@ -267,6 +334,33 @@ class GameStore:
         if same != len(old.analyses) or same != len(new.analyses):
             self._write_analyses(db, new.id, same, new.analyses)
         return True
+
+    def _prune(self, db: sqlite3.Connection, prune: Prune, now: float) -> bool:
+        (count,) = db.execute("SELECT COUNT(*) FROM games").fetchone()
+        excess = int(count) - prune.max_games + 1
+        if excess <= 0:
+            return True
+        victims: list[str] = []
+        # Both are range scans of games_over_updated, oldest first; a protected id is
+        # skipped, so fetch that many more.
+        queries: tuple[tuple[str, tuple[float, ...]], ...] = (
+            ("over = 1", ()),
+            ("over = 0 AND updated < ?", (now - prune.abandoned_after_s,)),
+        )
+        for condition, params in queries:
+            need = excess - len(victims)
+            if need <= 0:
+                break
+            ids = db.execute(
+                f"SELECT id FROM games WHERE {condition} ORDER BY updated LIMIT ?",
+                (*params, need + len(prune.protected)),
+            )
+            victims += [game_id for (game_id,) in ids if game_id not in prune.protected][:need]
+        rows = [(game_id,) for game_id in victims]
+        db.executemany("DELETE FROM analyses WHERE game_id = ?", rows)
+        db.executemany("DELETE FROM games WHERE id = ?", rows)
+        self.pruned += len(victims)
+        return len(victims) >= excess
 
     def _write_analyses(
         self,
@@ -291,7 +385,7 @@ class GameStore:
             self._connection()
             .execute(
                 "SELECT id, secret_hash, mode, first, level, seed, record, analyses, version, "
-                "paused, delay_ms, created FROM games WHERE id = ?",
+                "paused, delay_ms, created, over FROM games WHERE id = ?",
                 (game_id,),
             )
             .fetchone()
@@ -318,6 +412,7 @@ class GameStore:
             paused=bool(row[9]),
             delay_ms=int(row[10]),
             created=float(row[11]),
+            over=bool(row[12]),
         )
 
     def count(self) -> int:
