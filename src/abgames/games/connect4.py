@@ -128,17 +128,19 @@ class ConnectFour(GameState):
         return move
 
     def _winning_line(self, player: Player) -> tuple[Move, ...]:
-        """Cells (as ``column * stride + row`` bit indices) of a four of ``player``."""
+        """Cells (as ``column * stride + row`` bit indices) of a four of ``player``.
+
+        Directions in the order horizontal, vertical, the two diagonals; within one,
+        the four starting at the lowest bit (leftmost column, then lowest row). A bit
+        of ``starts`` marks a cell followed by three more of ``player`` ``shift``
+        bits apart; the guard bits keep a four from wrapping into the next column.
+        """
         bits = self.discs[player]
-        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-            for column in range(self.width):
-                for row in range(self.height):
-                    cells = [(column + i * dc, row + i * dr) for i in range(CONNECT)]
-                    if all(
-                        0 <= c < self.width and 0 <= r < self.height and bits & self.bit(c, r)
-                        for c, r in cells
-                    ):
-                        return tuple(c * self.stride + r for c, r in cells)
+        for shift in (self.stride, 1, self.stride + 1, self.stride - 1):
+            starts = bits & (bits >> shift) & (bits >> (2 * shift)) & (bits >> (3 * shift))
+            if starts:
+                first = (starts & -starts).bit_length() - 1
+                return tuple(first + i * shift for i in range(CONNECT))
         return ()
 
     def _copy_stones_into(self, clone: Self) -> None:
