@@ -1,6 +1,7 @@
 # Quick start: `make play` starts the app, `make web` the web app, `make test` runs ruff,
 # mypy and pytest. Each creates .venv and installs what it needs on first use: the app
-# alone for play and web, the test tools and the cluster extra (Ray) for test.
+# alone for play and web, the test tools, the cluster extra (Ray) and the rl extra
+# (PettingZoo, Gymnasium, OpenSpiel) for test.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -18,7 +19,7 @@ $(APP_STAMP): pyproject.toml
 	touch $(APP_STAMP)
 
 $(DEV_STAMP): $(APP_STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,rl]'
 	touch $(DEV_STAMP)
 
 play: $(APP_STAMP)
@@ -30,8 +31,8 @@ web: $(APP_STAMP)
 test: lint typecheck pytest
 
 lint: $(DEV_STAMP)
-	$(BIN)/ruff check src tests benchmarks scripts
-	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/ruff check src tests benchmarks scripts examples
+	$(BIN)/ruff format --check src tests benchmarks scripts examples
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy

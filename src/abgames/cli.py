@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "abgames.commands.arena",
     "abgames.commands.tune",
     "abgames.commands.fit",
+    "abgames.commands.rl",
 )
 
 
