@@ -72,6 +72,22 @@ def seats_for(mode: str, first: str, level: str) -> tuple[Seat, Seat]:
     return (human, ai) if first == HUMAN else (ai, human)
 
 
+def describe_seats(seats: tuple[Seat, Seat]) -> tuple[str, str, str | None]:
+    """(mode, first, level) of two seats: the inverse of ``seats_for``.
+
+    ``level`` is the first AI seat's level (None when no seat is an AI)."""
+    first_ai, second_ai = (seat.is_ai for seat in seats)
+    if first_ai and second_ai:
+        mode = "ai-ai"
+    elif first_ai or second_ai:
+        mode = "human-ai"
+    else:
+        mode = "human-human"
+    level = next((seat.level for seat in seats if seat.is_ai), None)
+    first = AI if first_ai and not second_ai else HUMAN
+    return mode, first, level
+
+
 def new_state(game: str, **options: Any) -> GameState:
     """An empty board of ``game`` with its options (size, rule, width, height)."""
     cls = GAMES.get(game)

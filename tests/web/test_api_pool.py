@@ -156,7 +156,10 @@ def test_a_lost_worker_is_replaced_and_the_search_runs_again(tmp_path: Path) -> 
 
 @pytest.mark.parametrize("workers", [2])
 def test_two_workers_search_two_games_at_once(tmp_path: Path, workers: int) -> None:
-    with client(tmp_path / "games.sqlite3", workers=workers, max_queue=0) as c:
+    # One client may use every worker only when told so (by default it leaves one free).
+    with client(
+        tmp_path / "games.sqlite3", workers=workers, max_queue=0, max_running_per_client=workers
+    ) as c:
         games = [create(c, game="tictactoe", level=SLOW_LEVEL, first="ai") for _ in range(2)]
         assert [state["status"] for _, _, state in games] == ["thinking", "thinking"]
         for game_id, headers, _ in games:

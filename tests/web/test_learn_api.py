@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from api_support import SLOW_LEVEL, create, wait_for
+from api_support import client as client_of
 from fastapi.testclient import TestClient
 
-from abgames.ui.web import learn_routes
+from abgames.match import new_state
+from abgames.ui.web import learn_work
 from abgames.ui.web.app import WebSettings, create_app
+from abgames.ui.web.ratelimit import RateLimits
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> TestClient:
-    # No lifespan: the learn routes need neither the store nor the search pool.
-    return TestClient(
-        create_app(
-            WebSettings(db_path=tmp_path / "games.db", warm=False, allowed_hosts=("testserver",))
-        )
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    # With its lifespan: traces and experiments run in the search pool's worker.
+    settings = WebSettings(
+        db_path=tmp_path_factory.mktemp("learn") / "games.db",
+        warm=False,
+        workers=1,
+        allowed_hosts=("testserver",),
+        rate_limits=RateLimits(enabled=False),  # one client asks for everything here
     )
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
 
 
 def test_meta_lists_games_methods_and_caps(client: TestClient) -> None:
@@ -149,17 +158,41 @@ def test_schema_errors_are_422_with_a_message(client: TestClient) -> None:
     assert answer.status_code == 422 and "error" in answer.json()
 
 
-def test_too_many_searches_at_once_is_429(client: TestClient) -> None:
+def test_learn_searches_wait_in_the_pool_and_a_full_pool_is_429(tmp_path: Path) -> None:
     small = {"game": "tictactoe", "depth": 1}
-    held = 0
-    try:
-        while learn_routes._running.acquire(blocking=False):
-            held += 1
-        assert held == learn_routes.MAX_CONCURRENT
-        answer = client.post("/api/learn/trace", json=small)
-        assert answer.status_code == 429 and answer.headers["Retry-After"]
+    # One worker, no queue: while a game's search holds the worker, a trace cannot run.
+    with client_of(tmp_path / "games.db", max_queue=0) as c:
+        game_id, headers, _ = create(c, game="tictactoe", level=SLOW_LEVEL, first="ai")
+        answer = c.post("/api/learn/trace", json=small)
+        assert answer.status_code == 429 and int(answer.headers["Retry-After"]) > 0
         assert "busy" in answer.json()["error"]
-    finally:
-        for _ in range(held):
-            learn_routes._running.release()
-    assert client.post("/api/learn/trace", json=small).status_code == 200
+        c.post(f"/api/games/{game_id}/move-now", headers=headers)
+        wait_for(c, game_id, headers)
+        assert c.post("/api/learn/trace", json=small).status_code == 200
+
+
+def test_traces_and_experiments_run_in_the_search_pool(client: TestClient) -> None:
+    pool = client.app.state.service.pool  # type: ignore[attr-defined]
+    before = pool.started
+    assert client.post("/api/learn/trace", json={"game": "tictactoe", "depth": 2}).is_success
+    assert client.post("/api/learn/experiment", json={"game": "connect4", "depth": 2}).is_success
+    assert pool.started == before + 2
+    assert client.post("/api/learn/position", json={"game": "connect4"}).is_success
+    assert pool.started == before + 2  # a position is answered at once
+
+
+def test_an_experiment_far_too_big_is_refused_before_it_runs(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert learn_work.estimate_experiment_nodes(new_state("connect4"), 5) == 19608
+    assert learn_work.estimate_experiment_nodes(new_state("tictactoe"), 9) == 986410
+    # Connect Four 7x6 to depth 5 is about 19,600 positions: over twice a cap of 5,000.
+    monkeypatch.setattr(learn_work, "MAX_EXPERIMENT_NODES", 5000)
+    body = {"game": "connect4", "depth": 5}
+    answer = client.post("/api/learn/experiment", json=body)
+    assert answer.status_code == 400
+    assert "estimated before searching" in answer.json()["error"]
+    assert client.app.state.service.pool.job_of("learn") is None  # type: ignore[attr-defined]
+    # Within the estimate's margin it runs (tic-tac-toe's tree is cut by its wins).
+    monkeypatch.setattr(learn_work, "MAX_EXPERIMENT_NODES", 10_000)
+    assert client.post("/api/learn/experiment", json={"game": "connect4", "depth": 4}).is_success

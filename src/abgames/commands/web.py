@@ -14,6 +14,8 @@ from typing import Any
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_WORKERS = 2
+#: ``--cluster`` without an address: a Ray of this machine started for the server.
+LOCAL_RAY = "local"
 #: Seconds after start-up before --open points the browser at the page.
 OPEN_DELAY_S = 1.0
 
@@ -35,10 +37,27 @@ def register(subparsers: Any) -> None:
         "--workers",
         type=int,
         default=DEFAULT_WORKERS,
-        help=f"AI searches run at once, one process each (default {DEFAULT_WORKERS})",
+        help=f"AI searches run at once, one process each (default {DEFAULT_WORKERS}); "
+        "with --cluster, one Ray actor each on the cluster",
     )
+    from abgames.commands.cluster_option import add_cluster_option
+    from abgames.ui.web.pool import MAX_WAITING_PER_CLIENT
+
+    add_cluster_option(parser, "AI searches")
     parser.add_argument(
         "--max-queue", type=int, default=200, help="searches that may wait for a worker"
+    )
+    parser.add_argument(
+        "--max-waiting-per-client",
+        type=int,
+        default=MAX_WAITING_PER_CLIENT,
+        help=f"searches one client may have waiting (default {MAX_WAITING_PER_CLIENT})",
+    )
+    parser.add_argument(
+        "--max-running-per-client",
+        type=int,
+        default=None,
+        help="searches one client may run at once (default: every worker but one)",
     )
     parser.add_argument(
         "--no-warmup",
@@ -91,6 +110,12 @@ def run(args: argparse.Namespace) -> int:
     if args.max_queue < 0:
         print("abgames web: --max-queue is 0 or more", file=sys.stderr)
         return 2
+    if args.max_waiting_per_client < 0:
+        print("abgames web: --max-waiting-per-client is 0 or more", file=sys.stderr)
+        return 2
+    if args.max_running_per_client is not None and args.max_running_per_client < 1:
+        print("abgames web: --max-running-per-client is 1 or more", file=sys.stderr)
+        return 2
     if args.max_games < 1:
         print("abgames web: --max-games is 1 or more", file=sys.stderr)
         return 2
@@ -124,12 +149,26 @@ def run(args: argparse.Namespace) -> int:
         db_path=db_path,
         workers=args.workers,
         max_queue=args.max_queue,
+        max_waiting_per_client=args.max_waiting_per_client,
+        max_running_per_client=args.max_running_per_client,
         warm=not args.no_warmup,
+        **web_server.settings_from_arguments(args),
         rate_limits=RateLimits(enabled=not args.no_rate_limit, scale=args.rate_scale),
         max_games=args.max_games,
-        **web_server.settings_from_arguments(args),
+        cluster=None if args.cluster is None else args.cluster or LOCAL_RAY,
     )
-    app = create_app(settings)
+    cluster = None
+    if args.cluster is not None:  # connected now, so that a cluster not there is one line
+        from abgames.cluster import ClusterError
+        from abgames.ui.web.cluster_workers import connect
+
+        try:
+            cluster = connect(settings.cluster or LOCAL_RAY, args.workers)
+        except ClusterError as error:
+            listener.close()
+            print(f"abgames web: {error}", file=sys.stderr)
+            return 2
+    app = create_app(settings, cluster=cluster)
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     address = f"http://{shown_host}:{args.port}/"
     print(f"abgames web: serving on {address} (games in {db_path}); Ctrl-C stops", flush=True)
@@ -140,5 +179,9 @@ def run(args: argparse.Namespace) -> int:
         threading.Timer(OPEN_DELAY_S, webbrowser.open, args=(address,)).start()
     config = web_server.server_config(app, settings, host=args.host, port=args.port)
     server = uvicorn.Server(config)
-    server.run(sockets=[listener])
+    try:
+        server.run(sockets=[listener])
+    finally:
+        if cluster is not None:
+            cluster.__exit__(None, None, None)
     return 0 if server.started else 2

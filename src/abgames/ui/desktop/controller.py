@@ -22,7 +22,7 @@ from abgames.ai.player import AIPlayer
 from abgames.games import ConnectFour, GameState, Gomoku, IllegalMoveError, Move
 from abgames.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from abgames.games.gomoku import DEFAULT_SIZE, Rule
-from abgames.match import AI, HUMAN, MODES, Match, new_state, seats_for
+from abgames.match import AI, HUMAN, MODES, Match, describe_seats, new_state, seats_for
 from abgames.search.result import SearchResult
 from abgames.search.score import describe
 from abgames.ui.desktop.worker import HINT, MOVE, Finished, Progress, SearchWorker
@@ -82,15 +82,7 @@ class GameSettings:
 
 def settings_of(match: Match) -> GameSettings:
     """The settings that describe a (loaded) match: mode, who is first, level, board."""
-    first_ai, second_ai = (seat.is_ai for seat in match.seats)
-    if first_ai and second_ai:
-        mode = "ai-ai"
-    elif first_ai or second_ai:
-        mode = "human-ai"
-    else:
-        mode = "human-human"
-    level = next((seat.level for seat in match.seats if seat.is_ai), None)
-    first = AI if first_ai and not second_ai else HUMAN
+    mode, first, level = describe_seats(match.seats)
     state = match.state
     if isinstance(state, Gomoku):
         return GameSettings(match.game, mode, first, level, rule=state.rule.value, size=state.size)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +20,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
+from abgames.cluster import Cluster
 from abgames.ui.web import games_routes, learn_routes, pages
+from abgames.ui.web.cluster_workers import ON_THIS_MACHINE, search_workers
 from abgames.ui.web.docs import add_docs
 from abgames.ui.web.errors import WebError
 from abgames.ui.web.guards import BodyGuard, HostGuard
@@ -33,7 +35,7 @@ from abgames.ui.web.limits import (
     MAX_CONNECTIONS_PER_IP,
     MAX_HEADER_BYTES,
 )
-from abgames.ui.web.pool import SearchPool
+from abgames.ui.web.pool import MAX_WAITING_PER_CLIENT, SearchPool
 from abgames.ui.web.ratelimit import RateLimiter, RateLimits
 from abgames.ui.web.security import SecurityHeaders, ServerTiming
 from abgames.ui.web.service import ORPHAN_GRACE_S, GameService
@@ -53,6 +55,9 @@ class WebSettings:
     db_path: Path = field(default_factory=default_db_path)
     workers: int = 2
     max_queue: int = 200
+    #: Searches one client may have waiting, and running at once (None: all workers but one).
+    max_waiting_per_client: int = MAX_WAITING_PER_CLIENT
+    max_running_per_client: int | None = None
     warm: bool = True
     max_body_bytes: int = MAX_BODY_BYTES
     static_dir: Path = STATIC_DIR
@@ -89,15 +94,36 @@ class WebSettings:
     cluster: str | None = None
 
 
-def create_app(settings: WebSettings | None = None) -> FastAPI:
-    """The app; its lifespan opens the store and starts the pool (and closes them)."""
+def create_app(settings: WebSettings | None = None, *, cluster: Cluster | None = None) -> FastAPI:
+    """The app; its lifespan opens the store and starts the pool (and closes them).
+
+    ``cluster``: a connected cluster for the searches (``abgames web --cluster``
+    connects it first, to report an unreachable one in a line), left connected at the
+    end; otherwise the lifespan connects ``settings.cluster``, if any.
+    """
     chosen = settings or WebSettings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        places = AsyncExitStack()
+        worker_factory, app.state.workers_on = await places.enter_async_context(
+            search_workers(
+                chosen.cluster,
+                cluster,
+                workers=chosen.workers,
+                warm=chosen.warm,
+                player_factory=chosen.player_factory,
+            )
+        )
         store = GameStore(chosen.db_path, max_games=chosen.max_games)
         pool = SearchPool(
-            chosen.workers, chosen.max_queue, warm=chosen.warm, player_factory=chosen.player_factory
+            chosen.workers,
+            chosen.max_queue,
+            warm=chosen.warm,
+            player_factory=chosen.player_factory,
+            max_waiting_per_client=chosen.max_waiting_per_client,
+            max_running_per_client=chosen.max_running_per_client,
+            worker_factory=worker_factory,
         )
         await pool.start()
         service = GameService(store, pool, orphan_grace_s=chosen.orphan_grace_s)
@@ -112,6 +138,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         finally:
             await service.close()
             await pool.close()
+            await places.aclose()
             store.close()
             gc.unfreeze()
 
@@ -123,6 +150,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = chosen
+    app.state.workers_on = ON_THIS_MACHINE
     # Outside the lifespan, so an app driven without it (TestClient unentered) is limited too.
     app.state.rate_limiter = RateLimiter(chosen.rate_limits)
     app.state.static_dir = chosen.static_dir

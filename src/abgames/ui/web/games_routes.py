@@ -12,10 +12,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
+from abgames.ui.web.clients import client_key
 from abgames.ui.web.errors import BadInput, NotFound
+from abgames.ui.web.live import LiveGame
 from abgames.ui.web.models import Analysis, ControlRequest, Created, CreateGame, MoveRequest, State
 from abgames.ui.web.ratelimit import CREATE, HINTS, MOVES, SEARCHES, limited
-from abgames.ui.web.service import GameService, LiveGame
+from abgames.ui.web.service import GameService
 
 #: Seconds between keep-alive comments on an idle event stream.
 PING_S = 15.0
@@ -37,13 +39,14 @@ Service = Annotated[GameService, Depends(service_of)]
 
 async def game_of(
     game_id: str,
+    request: Request,
     service: Service,
     x_game_secret: Annotated[str | None, Header(max_length=MAX_SECRET)] = None,
 ) -> LiveGame:
     """The game named in the path, if the request carries its secret (403/404 otherwise)."""
     if not GAME_ID.match(game_id):
         raise NotFound("there is no such game")
-    return await service.authorised(game_id, x_game_secret)
+    return await service.authorised(game_id, x_game_secret, client_key(request))
 
 
 Game = Annotated[LiveGame, Depends(game_of)]
@@ -61,9 +64,16 @@ async def created(service: GameService, live: LiveGame, secret: str) -> JSONResp
     summary="Start a game",
     dependencies=[Depends(limited(CREATE))],
 )
-async def create_game(body: CreateGame, service: Service) -> JSONResponse:
+async def create_game(body: CreateGame, request: Request, service: Service) -> JSONResponse:
     live, secret = await service.create(
-        body.game, body.mode, body.first, body.level, dict(body.options), body.seed, body.delay_ms
+        body.game,
+        body.mode,
+        body.first,
+        body.level,
+        dict(body.options),
+        body.seed,
+        body.delay_ms,
+        client_key(request),
     )
     return await created(service, live, secret)
 
@@ -83,7 +93,7 @@ async def import_game(request: Request, service: Service) -> JSONResponse:
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         message = getattr(error, "msg", "not UTF-8 text")
         raise BadInput(f"this is not a saved game (bad JSON: {message})") from None
-    live, secret = await service.import_record(record)
+    live, secret = await service.import_record(record, client_key(request))
     return await created(service, live, secret)
 
 

@@ -1,79 +1,58 @@
 """The /api/learn/* routes of the /learn page: positions, traces and the pruning experiment.
 
 The searches are the real engine's (``search.trace``, ``search.experiment``) on small
-trees: each runs on a thread of the server (never on the event loop), at most
-``MAX_CONCURRENT`` at once (429 beyond), with a node cap and a time limit.
+trees, with a node cap and a time limit. A position is answered at once; a trace or an
+experiment is checked here (an experiment far past its node cap is refused by an
+estimate before it runs) and then runs in the search pool like the AI's searches:
+queued fairly with the client's other jobs, dropped if the client goes away while it
+waits, never on the server's event loop or its request threads.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+import asyncio
+import itertools
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
-from starlette.concurrency import run_in_threadpool
 
-from abgames.games import GameState, IllegalMoveError, NotationError, connect4, gomoku
-from abgames.games.connect4 import ConnectFour
-from abgames.learn import (
-    EXPERIMENT_TIME_LIMIT_S,
-    MAX_EXPERIMENT_NODES,
-    TRACE_DEPTHS,
-    evaluation_for,
-    experiment_json,
+from abgames.learn import TRACE_DEPTHS
+from abgames.search.experiment import METHODS
+from abgames.ui.web.clients import client_key
+from abgames.ui.web.errors import BadInput, Busy, WebError
+from abgames.ui.web.jobs import LearnSpec
+from abgames.ui.web.learn_work import (
+    DEFAULT_MAX_NODES,
+    EXPERIMENT,
+    EXPERIMENT_DEPTHS,
+    LEARN_ERROR,
+    LEARN_OPTIONS,
+    MAX_EXPERIMENT_DEPTHS,
+    MAX_NODES,
+    MAX_TRACE_DEPTHS,
+    MIN_DEPTHS,
+    OPTION_CHOICES,
+    TRACE,
+    check_experiment_size,
+    depth_of,
+    position_json,
+    position_of,
+    searchable,
 )
-from abgames.learn_textbook import TEXTBOOK_DEPTH, TextbookTree, textbook_json
-from abgames.match import new_state
-from abgames.search.experiment import METHODS, ExperimentTooBig, run_pruning_experiment
-from abgames.search.trace import PRUNED, Trace, run_trace
-from abgames.ui.web.errors import BadInput, Busy
+from abgames.ui.web.pool import Job, QueueFullError, SearchPool
 from abgames.ui.web.ratelimit import LEARN, POSITION, limited
-from abgames.ui.web.service import check_options
-from abgames.ui.web.views import board_size, cell_of_move, cells_of, outcome_of, text_of
 
 router = APIRouter(prefix="/api/learn", tags=["learn"])
 
-#: Deepest trace per game (the node cap keeps big trees in bounds anyway).
-#: ``textbook`` is the textbook's tree (``learn_textbook``): searched from its root to
-#: its leaves, two plies down, and nothing else.
-MAX_TRACE_DEPTHS = {"tictactoe": 9, "connect4": 8, "gomoku": 4, "textbook": TEXTBOOK_DEPTH}
-MIN_DEPTHS = {"textbook": TEXTBOOK_DEPTH}
-#: Deepest pruning experiment per game, and its default.
-MAX_EXPERIMENT_DEPTHS = {"tictactoe": 9, "connect4": 6, "gomoku": 3, "textbook": TEXTBOOK_DEPTH}
-EXPERIMENT_DEPTHS = {"tictactoe": 9, "connect4": 4, "gomoku": 2, "textbook": TEXTBOOK_DEPTH}
-#: Board options the page starts from ("small boards" for Gomoku).
-LEARN_OPTIONS: dict[str, dict[str, Any]] = {
-    "tictactoe": {},
-    "connect4": {"width": 7, "height": 6},
-    "gomoku": {"size": 9, "rule": "freestyle"},
-    "textbook": {},
-}
-#: The board options the page's pickers offer, with the games' own defaults (what an
-#: option left out means); the games' constructors check the values.
-OPTION_CHOICES: dict[str, dict[str, Any]] = {
-    "tictactoe": {},
-    "connect4": {
-        "width": {"min": connect4.MIN_SIZE, "max": connect4.MAX_WIDTH, "game_default": 7},
-        "height": {"min": connect4.MIN_SIZE, "max": connect4.MAX_HEIGHT, "game_default": 6},
-    },
-    "gomoku": {
-        "size": {"min": gomoku.MIN_SIZE, "max": gomoku.MAX_SIZE, "game_default": 15},
-        "rule": {"choices": [rule.value for rule in gomoku.Rule], "game_default": "freestyle"},
-    },
-    "textbook": {},
-}
-DEFAULT_MAX_NODES = 1500
-MAX_NODES = 5000
-TRACE_TIME_LIMIT_S = 15.0
-#: Searches running at once on the server's threads; more are refused with 429.
-MAX_CONCURRENT = 2
 MAX_MOVES = 484  # a full 22x22 Gomoku board
 MAX_NAME = 40
+#: How often a request waiting for its learn job checks that its client is still there.
+DISCONNECT_POLL_S = 0.5
+#: The pool job purpose of a /learn computation.
+LEARN_PURPOSE = "learn"
 
-_running = threading.BoundedSemaphore(MAX_CONCURRENT)
-T = TypeVar("T")
+_job_numbers = itertools.count(1)
 
 MoveItem = StrictInt | Annotated[StrictStr, Field(max_length=MAX_NAME)]
 
@@ -107,117 +86,6 @@ class ExperimentRequest(PositionRequest):
     depth: Annotated[int | None, Field(description="plies to search (default: per game)")] = None
 
 
-def position_of(request: PositionRequest) -> GameState:
-    """The position named by the request, or ``BadInput`` saying what is wrong."""
-    if request.game not in MAX_TRACE_DEPTHS:
-        raise BadInput(f"unknown game {request.game!r}: choose {', '.join(MAX_TRACE_DEPTHS)}")
-    if request.game == "textbook":
-        if request.options or request.moves:
-            raise BadInput("the textbook tree has no options and is searched from its root")
-        return TextbookTree()
-    check_options(request.game, request.options)
-    try:
-        state = new_state(request.game, **request.options)
-    except ValueError as error:
-        raise BadInput(str(error)) from None
-    for number, item in enumerate(request.moves, start=1):
-        try:
-            move = state.parse_move(item) if isinstance(item, str) else item
-            state.play(move)
-        except (IllegalMoveError, NotationError) as error:
-            raise BadInput(f"move {number} ({item}): {error}") from None
-    return state
-
-
-def searchable(state: GameState) -> None:
-    if state.outcome() is not None:
-        raise BadInput("the game is over in that position: there is nothing to search")
-
-
-def depth_of(game: str, depth: int | None, limits: dict[str, int], default: int) -> int:
-    chosen = default if depth is None else depth
-    lowest = MIN_DEPTHS.get(game, 1)
-    if not lowest <= chosen <= limits[game]:
-        if lowest == limits[game]:
-            raise BadInput(f"depth must be {lowest} for {game}")
-        raise BadInput(f"depth must be {lowest}..{limits[game]} for {game}")
-    return chosen
-
-
-def position_json(state: GameState) -> dict[str, Any]:
-    """The board as cells (row 0 at the top), the moves, the side to move, the legal
-    moves with the cells a click may choose them by. The textbook tree has no board:
-    ``tree`` holds its MIN nodes and leaf values instead."""
-    if isinstance(state, TextbookTree):
-        return {
-            "game": state.name,
-            "options": {},
-            "board": None,
-            "tree": textbook_json(),
-            "moves": [{"move": m, "text": text_of(state, m)} for m in state.moves],
-            "notation": state.notation(),
-            "to_move": state.to_move,
-            "player_names": list(type(state).player_names),
-            "player_marks": list(type(state).player_marks),
-            "outcome": None,
-            "legal": [],
-        }
-    width, height = board_size(state)
-    legal = []
-    for move in state.legal_moves():
-        if isinstance(state, ConnectFour):
-            cells = [row * width + move for row in range(height)]
-        else:
-            cells = [move]
-        legal.append({"move": move, "text": text_of(state, move), "cells": cells})
-    return {
-        "game": state.name,
-        "options": state.options(),
-        "board": {"width": width, "height": height, "cells": cells_of(state)},
-        "moves": [{"move": m, "text": text_of(state, m)} for m in state.moves],
-        "notation": state.notation(),
-        "to_move": state.to_move,
-        "player_names": list(type(state).player_names),
-        "player_marks": list(type(state).player_marks),
-        "outcome": outcome_of(state),
-        "legal": legal,
-    }
-
-
-def trace_json(state: GameState, trace: Trace) -> dict[str, Any]:
-    """The trace with, on every node, the board cell its move fills (for the board view)."""
-    document = trace.to_json()
-    cells: dict[int, int] = {}
-    probe = state.copy()
-
-    def visit(node_id: int) -> None:
-        for child_id in trace.nodes[node_id].children:
-            child = trace.nodes[child_id]
-            assert child.move is not None
-            probe.play(child.move)
-            cells[child_id] = cell_of_move(probe, child.move, probe.ply - 1)
-            if child.kind != PRUNED:
-                visit(child_id)
-            probe.undo()
-
-    if not isinstance(state, TextbookTree):
-        for root in trace.roots:
-            visit(root)
-    for node in document["nodes"]:
-        node["cell"] = cells.get(node["id"])
-    return document
-
-
-def _guarded(work: Callable[[], T]) -> T:
-    """Run ``work`` if fewer than MAX_CONCURRENT searches are running, else 429."""
-    if not _running.acquire(blocking=False):
-        raise Busy("the learning searches are all busy: try again in a moment")
-    try:
-        return work()
-    finally:
-        _running.release()
-
-
 @router.get("/meta", summary="What /learn offers: games, depths, methods, caps")
 async def read_meta() -> dict[str, Any]:
     return {
@@ -243,13 +111,61 @@ async def read_meta() -> dict[str, Any]:
     }
 
 
+def _position(request: PositionRequest) -> Any:
+    return position_of(request.game, dict(request.options), list(request.moves))
+
+
+async def run_in_pool(request: Request, op: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Run a checked learn request in the search pool; its answer (``WebError`` as raised).
+
+    The job waits in the client's line of the pool's fair queue; if the client goes away
+    meanwhile, it is dropped (or, once running, its answer is discarded)."""
+    pool: SearchPool = request.app.state.service.pool
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[dict[str, Any]] = loop.create_future()
+
+    def on_done(result: Any, error: str | None) -> None:
+        if answer.done():
+            return
+        if isinstance(result, dict) and LEARN_ERROR in result:
+            answer.set_exception(BadInput(str(result[LEARN_ERROR])))
+        elif isinstance(result, dict):
+            answer.set_result(result)
+        else:
+            answer.set_exception(WebError(f"the search failed: {error}", status=500))
+
+    key = f"learn-{next(_job_numbers)}"
+    job = Job(
+        key=key,
+        spec=LearnSpec(op, fields),
+        purpose=LEARN_PURPOSE,
+        on_done=on_done,
+        client=client_key(request),
+    )
+    try:
+        pool.submit(job)
+    except QueueFullError:
+        raise Busy("the learning searches are all busy: try again in a moment") from None
+    try:
+        while True:
+            done, _ = await asyncio.wait({answer}, timeout=DISCONNECT_POLL_S)
+            if done:
+                return answer.result()
+            if await request.is_disconnected():
+                pool.cancel(key)
+                raise BadInput("the client went away")
+    finally:
+        if not answer.done():
+            pool.cancel(key)
+
+
 @router.post(
     "/position",
     summary="A position's board and legal moves",
     dependencies=[Depends(limited(POSITION))],
 )
 async def read_position(request: PositionRequest) -> dict[str, Any]:
-    return position_json(position_of(request))
+    return position_json(_position(request))
 
 
 @router.post(
@@ -257,28 +173,16 @@ async def read_position(request: PositionRequest) -> dict[str, Any]:
     summary="The tree one search visits, node by node",
     dependencies=[Depends(limited(LEARN))],
 )
-async def trace(request: TraceRequest) -> dict[str, Any]:
-    state = position_of(request)
+async def trace(request: TraceRequest, http: Request) -> dict[str, Any]:
+    state = _position(request)
     searchable(state)
     if request.method not in METHODS:
         raise BadInput(f"unknown method {request.method!r}: choose {', '.join(METHODS)}")
     depth = depth_of(request.game, request.depth, MAX_TRACE_DEPTHS, TRACE_DEPTHS[request.game])
     if not 1 <= request.max_nodes <= MAX_NODES:
         raise BadInput(f"max_nodes must be 1..{MAX_NODES}")
-    evaluation = evaluation_for(request.game)
-
-    def work() -> Trace:
-        return run_trace(
-            state,
-            evaluation,
-            request.method,
-            depth,
-            max_nodes=request.max_nodes,
-            time_limit=TRACE_TIME_LIMIT_S,
-        )
-
-    result = await run_in_threadpool(_guarded, work)
-    return {"position": position_json(state), "trace": trace_json(state, result)}
+    fields = request.model_dump() | {"depth": depth}
+    return await run_in_pool(http, TRACE, fields)
 
 
 @router.post(
@@ -286,25 +190,12 @@ async def trace(request: TraceRequest) -> dict[str, Any]:
     summary="The pruning experiment's figures for a position",
     dependencies=[Depends(limited(LEARN))],
 )
-async def experiment(request: ExperimentRequest) -> dict[str, Any]:
-    state = position_of(request)
+async def experiment(request: ExperimentRequest, http: Request) -> dict[str, Any]:
+    state = _position(request)
     searchable(state)
     depth = depth_of(
         request.game, request.depth, MAX_EXPERIMENT_DEPTHS, EXPERIMENT_DEPTHS[request.game]
     )
-    evaluation = evaluation_for(request.game)
-
-    def work() -> dict[str, Any]:
-        try:
-            rows = run_pruning_experiment(
-                state,
-                evaluation,
-                depth,
-                max_nodes=MAX_EXPERIMENT_NODES,
-                time_limit=EXPERIMENT_TIME_LIMIT_S,
-            )
-        except ExperimentTooBig as error:
-            raise BadInput(f"{error} here: choose a smaller depth") from None
-        return experiment_json(state, rows, depth)
-
-    return await run_in_threadpool(_guarded, work)
+    check_experiment_size(state, depth)
+    fields = request.model_dump() | {"depth": depth}
+    return await run_in_pool(http, EXPERIMENT, fields)

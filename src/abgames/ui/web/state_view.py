@@ -1,0 +1,117 @@
+"""A live game as the API's ``State`` JSON (docs/web.md), cached while nothing changes.
+
+``state_of`` is called while no change is half-written (under the game's lock or
+from the event loop between changes). The parts that change only with the position
+are cached per version, and the whole JSON body per (version, status, queue place,
+message, hint), so polling a game costs a dictionary lookup.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from abgames.ui.web import views
+from abgames.ui.web.live import LiveGame
+from abgames.ui.web.pool import SearchPool
+
+#: The purposes of a game's pool job: the AI's move, or a hint for the human.
+MOVE = "move"
+HINT = "hint"
+
+
+def status_of(live: LiveGame, pool: SearchPool) -> str:
+    """your-turn, thinking, queued, paused or over."""
+    match = live.match
+    if match.is_over:
+        return "over"
+    job = pool.job_of(live.id)
+    if match.seat_to_move.is_ai:
+        if job is not None and job.purpose == MOVE:
+            return "queued" if pool.position(live.id) is not None else "thinking"
+        if live.stored.paused:
+            return "paused"
+        return "thinking"
+    return "your-turn"
+
+
+def state_of(live: LiveGame, pool: SearchPool) -> dict[str, Any]:
+    """The ``State`` of docs/web.md."""
+    match = live.match
+    state = match.state
+    stored = live.stored
+    board = _board(live)
+    human_to_move = not match.is_over and not match.seat_to_move.is_ai
+    analysis = live.hint if live.hint_ply == state.ply else _last_analysis(live)
+    return {
+        "id": live.id,
+        "game": match.game,
+        "options": state.options(),
+        "mode": stored.mode,
+        "first": stored.first,
+        "level": stored.level,
+        "version": stored.version,
+        "seats": [{"kind": s.kind, "level": s.level} for s in match.seats],
+        "board": board["board"],
+        "moves": board["moves"],
+        "to_move": state.to_move,
+        "last_move": state.last_move,
+        "outcome": board["outcome"],
+        "legal": board["legal"] if human_to_move else [],
+        "forbidden": board["forbidden"],
+        "status": status_of(live, pool),
+        "queue_position": pool.position(live.id),
+        "paused": stored.paused,
+        "delay_ms": stored.delay_ms,
+        "analysis": analysis,
+        "message": live.message,
+    }
+
+
+def state_json(live: LiveGame, pool: SearchPool) -> bytes:
+    """``state_of`` as JSON, reused while nothing it shows has changed."""
+    key = (
+        live.stored.version,
+        status_of(live, pool),
+        pool.position(live.id),
+        live.message,
+        live.hint_ply,
+        id(live.hint),
+    )
+    if live.json_cache is None or live.json_cache[0] != key:
+        body = json.dumps(state_of(live, pool), separators=(",", ":")).encode()
+        live.json_cache = (key, body)
+    return live.json_cache[1]
+
+
+def _board(live: LiveGame) -> dict[str, Any]:
+    """The parts of the state that change only with the position (cached per version)."""
+    version = live.stored.version
+    if live.board_cache is not None and live.board_cache[0] == version:
+        return live.board_cache[1]
+    state = live.match.state
+    width, height = views.board_size(state)
+    last = state.last_move
+    part = {
+        "board": {
+            "width": width,
+            "height": height,
+            "cells": views.cells_of(state),
+            "last_cell": None if last is None else views.cell_of_move(state, last, state.ply - 1),
+        },
+        "moves": views.moves_of(state),
+        "outcome": views.outcome_of(state),
+        "legal": sorted(state.legal_moves()),
+        "forbidden": views.forbidden_of(state),
+    }
+    live.board_cache = (version, part)
+    return part
+
+
+def _last_analysis(live: LiveGame) -> dict[str, Any] | None:
+    found: dict[str, Any] | None = None
+    for entry in reversed(live.stored.analyses):
+        if entry is not None:
+            found = entry
+            break
+    return found
