@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -68,3 +69,24 @@ def test_greedy_rates_above_random_on_connect4() -> None:
     assert greedy_rating.elo > random_rating.elo
     # Both stop climbing after two rungs in a row without a point.
     assert len(random_rating.scores) < len(load_rungs("connect4"))
+
+
+def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from abgames.cli import main
+
+    assert main(["rl", "rungs", "connect4"]) == 0
+    printed = capsys.readouterr().out
+    assert "perfect" in printed and "scripts/calibrate_ladder.py" in printed
+    assert main(["rl", "ladder", "greedy", "--game", "tictactoe", "--games", "6"]) == 0
+    assert "greedy — tictactoe: Elo" in capsys.readouterr().out
+    policy = tmp_path / "mine.py"
+    policy.write_text(
+        "import numpy as np\n"
+        "def first_legal(observation):\n"
+        "    return int(np.flatnonzero(observation['action_mask'])[0])\n"
+    )
+    assert (
+        main(["rl", "ladder", f"{policy}:first_legal", "--game", "tictactoe", "--games", "4"]) == 0
+    )
+    assert "tictactoe: Elo" in capsys.readouterr().out
+    assert main(["rl", "ladder", "nonsense", "--game", "tictactoe"]) == 2
