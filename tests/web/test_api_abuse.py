@@ -180,6 +180,11 @@ def test_an_unknown_host_is_400(c: TestClient, host: str) -> None:
         assert_refused(answer, 400, "unknown host")
 
 
+def test_the_loopback_names_are_always_answered(c: TestClient) -> None:
+    for host in ("localhost", "LOCALHOST:8000", "127.0.0.1:8000", "[::1]:8000", "::1"):
+        assert c.get("/api/meta", headers={"Host": host}).status_code == 200, host
+
+
 def test_allowed_hosts_any_port_and_subdomain_patterns(tmp_path: Path) -> None:
     hosts = ("testserver", "play.example.org", "*.example.net")
     with client(tmp_path / "games.sqlite3", allowed_hosts=hosts) as own:
