@@ -7,7 +7,9 @@ for its workers to warm up, then runs N players at once (async httpx), each
 playing whole games in turn: Gomoku ``hard``, Connect Four ``hard`` and
 tic-tac-toe ``perfect`` against the AI, a random legal move (near the stones in
 Gomoku) as the human, and following the game's event stream while the AI thinks
-(as the page does; ``--poll`` polls the state instead). It prints
+(as the page does; ``--poll`` polls the state instead). Each player comes from
+its own loopback address (127.0.1.N), so the server's per-client limits and its fair
+search queue treat them as the separate people they stand for. It prints
 requests/s, p50/p95/p99 latency of the non-search requests (reading the state,
 playing a move), AI moves per minute, errors, lost moves (a move that was
 accepted but is missing from the game afterwards), and the server's memory
@@ -336,6 +338,16 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
+def player_client(base: str, number: int) -> httpx.AsyncClient:
+    """Player ``number``'s HTTP client, from its own loopback address (127.0.1.N)."""
+    address = f"127.0.{1 + number // 250}.{1 + number % 250}"
+    transport = httpx.AsyncHTTPTransport(
+        local_address=address,
+        limits=httpx.Limits(max_connections=None, max_keepalive_connections=None),
+    )
+    return httpx.AsyncClient(base_url=base, timeout=REQUEST_TIMEOUT_S, transport=transport)
+
+
 async def load(args: argparse.Namespace, extra: list[str]) -> tuple[Figures, float, dict[str, Any]]:
     """One run of the load against a server started with ``extra`` arguments."""
     port = free_port()
@@ -346,10 +358,9 @@ async def load(args: argparse.Namespace, extra: list[str]) -> tuple[Figures, flo
         command = [sys.executable, *how, "--port", str(port)]
         command += ["--db", str(db)]
         command += ["--workers", str(args.workers), "--max-queue", str(args.max_queue)]
-        # Every simulated player comes from 127.0.0.1, with an event stream and requests.
-        command += ["--max-connections-per-ip", str(max(32, 4 * args.players))]
-        # ... and so would meet the per-client rate limits, which measure nothing here.
-        command += ["--no-rate-limit"]
+        # Each simulated player comes from its own loopback address (127.0.1.N), as
+        # players on their own machines would: the server's per-client limits, search
+        # quotas and fairness apply to each as they would in use.
         command += extra
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=dict(os.environ))
         try:
@@ -368,16 +379,13 @@ async def load(args: argparse.Namespace, extra: list[str]) -> tuple[Figures, flo
             )
             started = time.monotonic()
             deadline = started + args.duration
-            # One client for every player (as many connections as they need): making
-            # one client each costs the benchmark's own loop seconds at the start.
-            limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-            async with httpx.AsyncClient(
-                base_url=base, timeout=REQUEST_TIMEOUT_S, limits=limits
-            ) as shared:
-                tasks = [
-                    play_games(n, shared, deadline, figures, args.seed, not args.poll, args.games)
-                    for n in range(args.players)
-                ]
+            async with contextlib.AsyncExitStack() as stack:
+                tasks = []
+                for n in range(args.players):
+                    http = await stack.enter_async_context(player_client(base, n))
+                    tasks.append(
+                        play_games(n, http, deadline, figures, args.seed, not args.poll, args.games)
+                    )
                 await asyncio.gather(
                     sample_memory(server.pid, deadline, figures, started),
                     watch_own_loop(deadline, figures),
