@@ -6,7 +6,7 @@ import pytest
 
 from abgames.games import ConnectFour, GameState, IllegalMoveError, NotationError, TicTacToe
 from abgames.learn import evaluation_for
-from abgames.learn_textbook import LEAF_VALUES, TEXTBOOK_DEPTH, LeafValues, TextbookTree
+from abgames.learn.textbook import LEAF_VALUES, TEXTBOOK_DEPTH, LeafValues, TextbookTree
 from abgames.search import AlphaBeta, SearchOptions, minimax
 from abgames.search.experiment import METHODS, run_pruning_experiment
 from abgames.search.observer import SearchObserver

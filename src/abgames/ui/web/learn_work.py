@@ -18,7 +18,7 @@ from abgames.learn import (
     evaluation_for,
     experiment_json,
 )
-from abgames.learn_textbook import TEXTBOOK_DEPTH, TextbookTree, textbook_json
+from abgames.learn.textbook import TEXTBOOK_DEPTH, TextbookTree, textbook_json
 from abgames.match import new_state
 from abgames.search.experiment import ExperimentTooBig, run_pruning_experiment
 from abgames.search.trace import PRUNED, Trace, run_trace

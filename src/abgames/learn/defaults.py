@@ -14,7 +14,7 @@ from abgames.ai.connect4.heuristic import ConnectFourEvaluation
 from abgames.ai.gomoku.starter import StarterEvaluation
 from abgames.ai.tictactoe import TicTacToeEvaluation
 from abgames.games import GameState
-from abgames.learn_textbook import TEXTBOOK_DEPTH, LeafValues
+from abgames.learn.textbook import TEXTBOOK_DEPTH, LeafValues
 from abgames.search.evaluation import Evaluation
 from abgames.search.experiment import METHODS, ExperimentRow
 from abgames.search.trace import value_text
@@ -23,7 +23,7 @@ from abgames.search.trace import value_text
 #: tic-tac-toe, a few plies elsewhere.
 DEFAULT_DEPTHS: dict[str, int | None] = {"tictactoe": None, "connect4": 5, "gomoku": 2}
 #: Depth of a trace when none is given: a tree a class can read. ``textbook`` is the
-#: textbook's tree (``learn_textbook``), searched to its leaves.
+#: textbook's tree (``learn.textbook``), searched to its leaves.
 TRACE_DEPTHS: dict[str, int] = {
     "tictactoe": 3,
     "connect4": 3,
