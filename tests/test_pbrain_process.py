@@ -14,7 +14,7 @@ from abgames.arena.engines import parse_engine_spec
 from abgames.arena.judge import FULL_BOARD, LINE_REASONS, GameTask, play_game
 from abgames.protocols.client import EngineCrashed, EngineProcess, GomocupClient
 
-BRAIN = [sys.executable, "-m", "abgames.protocols.gomocup"]
+BRAIN = [sys.executable, "-m", "abgames.commands.pbrain"]
 MOVE = re.compile(r"^\d+,\d+$")
 #: Generous bound for a process to notice END or the end of its input.
 EXIT_SECONDS = 5.0
@@ -90,7 +90,7 @@ def test_turn_limit_is_honoured_as_the_manager_measures_it() -> None:
 
 
 def test_a_whole_game_against_itself_through_two_processes() -> None:
-    command = f"{sys.executable} -m abgames.protocols.gomocup --level easy"
+    command = f"{sys.executable} -m abgames.commands.pbrain --level easy"
     first, second = (
         parse_engine_spec(f"cmd={command},name={name}", game="gomoku", turn_ms=2000)
         for name in ("first", "second")

@@ -33,14 +33,15 @@ Contract of ``Brain.handle``:
   error`` (details on stderr when debugging). When stdout is gone (a closed
   pipe) the brain ends quietly.
 
-Thinking happens in a worker thread watched by the main thread: when the move
-limit (see ``abgames.protocols.timing``) arrives the search is stopped and the
-best move so far is played, or an instant move if the search has none yet.
+Thinking happens in a worker thread watched by the main thread
+(``abgames.protocols.thinker``): when the move limit (see
+``abgames.protocols.timing``) arrives the search is stopped and the best move so
+far is played, or an instant move if the search has none yet. The command line
+(``abgames pbrain``, ``pbrain-abgames``) is ``abgames.commands.pbrain``.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
@@ -55,7 +56,7 @@ from abgames.ai.levels import LEVELS, make_player
 from abgames.ai.player import AIPlayer
 from abgames.games.base import IllegalMoveError, Move
 from abgames.games.gomoku import BLACK_STONE, EMPTY, MAX_SIZE, MIN_SIZE, WHITE_STONE, Gomoku, Rule
-from abgames.protocols.quickmove import quick_move
+from abgames.protocols.thinker import NoMoveError, Thinker
 from abgames.protocols.timing import TimeControl
 from abgames.search.result import SearchResult
 
@@ -71,10 +72,6 @@ KNOWN_RULE_BITS = RULE_EXACT_FIVE | RULE_CONTINUOUS | RULE_RENJU
 FIELD_OWN = 1
 FIELD_OPPONENT = 2
 FIELD_CONTINUOUS = 3
-#: A move limit below this is answered with an instant move instead of a search.
-MIN_SEARCH_SECONDS = 0.02
-#: The first search of a process compiles the engine's kernels; START does it early.
-WARMUP_SECONDS = 0.05
 ABOUT_FIELDS = {
     "name": "abgames",
     "version": __version__,
@@ -198,120 +195,6 @@ def format_pv(state: Gomoku, pv: Sequence[Move]) -> str:
     return " ".join(state.format_gomocup(move) for move in pv)
 
 
-class Thinker:
-    """Runs a player's search in a worker thread and answers by a wall-clock limit.
-
-    The player may be given as a factory: it is then built in the first job (the
-    warm-up), off the main thread, since building and compiling an engine can
-    take longer than a manager waits for ``OK``.
-    """
-
-    def __init__(
-        self,
-        player: AIPlayer | Callable[[], AIPlayer],
-        report: Callable[[SearchResult, Gomoku], None],
-    ) -> None:
-        self.player: AIPlayer | None = player if isinstance(player, AIPlayer) else None
-        self._factory = None if isinstance(player, AIPlayer) else player
-        self.report = report
-        self._idle = threading.Event()
-        self._idle.set()
-
-    def warm_up(self, state: Gomoku) -> None:
-        """Build the player if need be and run a tiny background search (kernels compile)."""
-        if not self._idle.is_set() or state.is_over():
-            return
-        self._start(state, WARMUP_SECONDS, [], threading.Event(), quiet=True)
-
-    def choose(
-        self,
-        state: Gomoku,
-        limit_seconds: float,
-        think_seconds: float,
-        *,
-        max_depth: int | None = None,
-        max_nodes: int | None = None,
-    ) -> tuple[Move, SearchResult | None]:
-        """A legal move for the side to move, answered within ``limit_seconds``.
-
-        The search gets ``think_seconds``; at ``limit_seconds`` it is stopped and the
-        best move of the deepest result is used, or ``quick_move`` if there is none
-        (also when an earlier search or the warm-up is still running).
-        """
-        deadline = time.perf_counter() + limit_seconds
-        fallback = quick_move(state)
-        if fallback is None:
-            raise ProtocolError("there is no legal move")
-        if think_seconds < MIN_SEARCH_SECONDS:
-            return fallback, None
-        if not self._idle.wait(max(0.0, deadline - time.perf_counter())):
-            return fallback, None  # a stopped search still runs; do not wait for it
-        results: list[SearchResult] = []
-        abandoned = threading.Event()
-        finished = self._start(
-            state,
-            min(think_seconds, max(0.0, deadline - time.perf_counter())),
-            results,
-            abandoned,
-            quiet=False,
-            max_depth=max_depth,
-            max_nodes=max_nodes,
-        )
-        if not finished.wait(max(0.0, deadline - time.perf_counter())):
-            abandoned.set()
-            if self.player is not None:
-                self.player.stop()
-        legal = set(state.legal_moves())
-        for result in reversed(list(results)):
-            if result.move is not None and result.move in legal:
-                return result.move, result
-        return fallback, None
-
-    def _start(
-        self,
-        state: Gomoku,
-        seconds: float,
-        results: list[SearchResult],
-        abandoned: threading.Event,
-        *,
-        quiet: bool,
-        max_depth: int | None = None,
-        max_nodes: int | None = None,
-    ) -> threading.Event:
-        finished = threading.Event()
-        self._idle.clear()
-        snapshot = state.copy()
-
-        def work() -> None:
-            try:
-                if self.player is None and self._factory is not None:
-                    self.player = self._factory()
-                if self.player is None or abandoned.is_set():
-                    return
-                search = self.player.think_within(snapshot, seconds)
-                try:
-                    for result in search:
-                        results.append(result)
-                        if not quiet:
-                            self.report(result, snapshot)
-                        if max_depth is not None and result.depth >= max_depth:
-                            break
-                        if max_nodes is not None and result.nodes >= max_nodes:
-                            break
-                finally:
-                    close = getattr(search, "close", None)
-                    if close is not None:
-                        close()  # ends the search generator at once
-            except Exception:  # the main thread falls back to an instant move
-                traceback.print_exc(file=sys.stderr)
-            finally:
-                finished.set()
-                self._idle.set()
-
-        threading.Thread(target=work, name="abgames-think", daemon=True).start()
-        return finished
-
-
 class Brain:
     """The engine side of the protocol: one instance per process, fed line by line.
 
@@ -401,7 +284,7 @@ class Brain:
     def _run(self, handler: Callable[[str], None], argument: str) -> None:
         try:
             handler(argument)
-        except ProtocolError as error:
+        except (ProtocolError, NoMoveError) as error:
             self.send(f"ERROR {error}")
         except Exception as error:  # never a traceback on stdout
             self.send(f"ERROR internal error: {type(error).__name__}: {error}")
@@ -730,37 +613,3 @@ def serve(
         print(f"abgames pbrain: cannot write the replies: {writer.failure}", file=sys.stderr)
         return 1
     return 0
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``abgames pbrain`` and ``pbrain-abgames``."""
-    parser.add_argument(
-        "--level",
-        choices=LEVELS[GAME],
-        help=f"Gomoku AI level (default: {default_level()})",
-    )
-    parser.add_argument("--debug", action="store_true", help="write DEBUG lines")
-    parser.add_argument("--seed", type=int, help="seed for the choice among equal moves")
-
-
-def run(args: argparse.Namespace) -> int:
-    try:
-        return serve(args.level, debug=args.debug, seed=args.seed)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """The ``pbrain-abgames`` console script."""
-    parser = argparse.ArgumentParser(
-        prog="pbrain-abgames",
-        description="abgames as a Gomocup (Piskvork) brain on stdin/stdout.",
-    )
-    add_arguments(parser)
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())
