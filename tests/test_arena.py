@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +22,14 @@ from abgames.arena.engines import (
     EngineSpec,
     parse_engine_spec,
 )
-from abgames.arena.judge import FORBIDDEN_MOVE, GameRecord, GameTask, _Game, check_move
+from abgames.arena.judge import (
+    FORBIDDEN_MOVE,
+    GameRecord,
+    GameTask,
+    _Game,
+    check_move,
+    play_game,
+)
 from abgames.arena.openings import load_offset_openings, parse_offset_line, random_openings
 from abgames.arena.records import RecordWriter, read_records, to_sgf
 from abgames.arena.runner import ArenaSettings, format_table, run_arena
@@ -296,6 +307,52 @@ def test_misbehaving_external_engines_are_judged_and_the_match_goes_on(tmp_path:
     assert by_pair[("sane", "crash")].tally.wins == 2
     slow = next(r for r in result.records if r.reason == TIME_FORFEIT)
     assert "slow" in slow.detail
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+def test_an_engine_whose_child_hangs_is_ended_with_its_child(tmp_path: Path) -> None:
+    """The brain's child holds the output pipe open: the judge must not wait for it."""
+    pid_file = tmp_path / "child.pid"
+    orphan, random = specs(
+        "gomoku",
+        f"cmd={sys.executable} {RANDOM_BRAIN} --mode orphan --after 1 --sleep 1000 "
+        f"--pid-file {pid_file},name=orphan",
+        "level=random",
+        turn_ms=100,
+    )
+    task = GameTask(
+        index=0,
+        game="gomoku",
+        options={"size": 9},
+        engines=(orphan, random),
+        tolerance_ms=100,
+    )
+    records: list[GameRecord] = []
+    judge = threading.Thread(target=lambda: records.append(play_game(task)), daemon=True)
+    judge.start()
+    judge.join(timeout=60)  # a guard against a hang, not a measure: it returns at once
+    child = int(pid_file.read_text()) if pid_file.exists() else None
+    try:
+        assert not judge.is_alive(), "the judge waited for the brain's child"
+        (record,) = records
+        assert (record.reason, record.winner) == (TIME_FORFEIT, 1)
+        assert child is not None
+        for _ in range(100):  # the child was killed with its group: it is gone or a zombie
+            if not _running(child):
+                break
+            time.sleep(0.1)
+        assert not _running(child)
+    finally:
+        if child is not None and _running(child):
+            os.kill(child, signal.SIGKILL)
 
 
 def test_sprt_stops_early_and_concurrency() -> None:

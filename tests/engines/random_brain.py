@@ -5,7 +5,9 @@ Run as ``python random_brain.py [--mode MODE] [--after N] [--seed S]``:
 - ``sane``: plays a random empty point next to the stones (the centre first);
 - ``crash``: exits with status 3 instead of its move number ``N`` (from 1);
 - ``garbage``: answers its move ``N`` with a line that is not a move;
-- ``slow``: sleeps ``--sleep`` seconds (default 30) before its move ``N``.
+- ``slow``: sleeps ``--sleep`` seconds (default 30) before its move ``N``;
+- ``orphan``: before its move ``N`` starts a child that sleeps ``--sleep`` seconds
+  holding the brain's output open (its pid written to ``--pid-file``), then sleeps too.
 
 With ``--scores`` it writes ``MESSAGE depth 1 score S`` before each move, ``S``
 seven times the stones on the board (a teacher for ``abgames fit``).
@@ -17,17 +19,21 @@ from __future__ import annotations
 
 import argparse
 import random
+import subprocess
 import sys
 import time
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=("sane", "crash", "garbage", "slow"), default="sane")
+    parser.add_argument(
+        "--mode", choices=("sane", "crash", "garbage", "slow", "orphan"), default="sane"
+    )
     parser.add_argument("--after", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sleep", type=float, default=30.0)
     parser.add_argument("--scores", action="store_true")
+    parser.add_argument("--pid-file", help="where the orphan mode writes its child's pid")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     size = 15
@@ -48,7 +54,12 @@ def main() -> int:
             if args.mode == "garbage":
                 send("I resign, said nobody")
                 return
-            if args.mode == "slow":
+            if args.mode == "orphan":
+                child = subprocess.Popen(["sleep", str(args.sleep)])  # inherits stdout
+                if args.pid_file:
+                    with open(args.pid_file, "w", encoding="utf-8") as pid_file:
+                        pid_file.write(str(child.pid))
+            if args.mode in ("slow", "orphan"):
                 time.sleep(args.sleep)
         empty = [(x, y) for x in range(size) for y in range(size) if (x, y) not in stones]
         near = [

@@ -11,6 +11,10 @@ ended: ``EngineCrashed`` (the process died or closed its output),
 ``EngineTimeout`` (no answer in time; the process is killed), ``EngineRefused``
 (it answered ``ERROR`` or ``UNKNOWN``) and ``EngineGarbage`` (an answer that is
 not a move).
+
+A brain runs in a process group of its own (a new session), and killing it ends
+the whole group: a brain started by a script, or one that leaves a child behind,
+holds no pipe open after its end (the reader would wait for that child).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import contextlib
 import os
 import queue
 import re
+import signal
 import subprocess
 import threading
 import time
@@ -72,6 +77,7 @@ class EngineProcess:
                 bufsize=1,
                 cwd=cwd,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                start_new_session=True,  # its own process group, ended as a whole
             )
         except OSError as error:
             raise EngineCrashed(f"cannot start {self.command[0]}: {error}") from None
@@ -123,11 +129,20 @@ class EngineProcess:
         return f"the engine {what} (exit status {code})"
 
     def kill(self) -> None:
+        """End the process and every process of its group (children it left behind)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._process.pid, signal.SIGKILL)  # the group has the leader's id
         if self.alive:
             self._process.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._process.wait(timeout=END_GRACE_SECONDS)
-        for stream in (self._process.stdin, self._process.stdout):
+        # The output closes once the group is gone; closing it while the reader still
+        # reads would wait for that read (a child outside the group may hold the pipe).
+        self._reader.join(timeout=END_GRACE_SECONDS)
+        streams = [self._process.stdin]
+        if not self._reader.is_alive():
+            streams.append(self._process.stdout)
+        for stream in streams:
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
