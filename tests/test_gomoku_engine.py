@@ -396,7 +396,8 @@ def test_engine_forbidden_points_match_the_reference() -> None:
             if stone:
                 continue
             kind = nb.forbidden(board, nb.to_cell(board, point))
-            assert nb.FORBIDDEN_NAMES.get(kind) == forbidden_kind(state, point), case["name"]
+            expected = forbidden_kind(state.board, state.size, point)
+            assert nb.FORBIDDEN_NAMES.get(kind) == expected, case["name"]
 
 
 def puzzle_lines(name: str) -> list[dict[str, Any]]:

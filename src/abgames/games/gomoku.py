@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Self
 
+from abgames.games import renju
 from abgames.games.base import (
     GameState,
     IllegalMoveError,
@@ -182,9 +183,7 @@ class Gomoku(GameState):
         """
         if self.rule is not Rule.RENJU or self.board[point] != EMPTY:
             return None
-        from abgames.games.renju import forbidden_kind
-
-        return forbidden_kind(self, point)
+        return renju.forbidden_kind(self.board, self.size, point)
 
     def forbidden_points(self) -> dict[Move, str]:
         """Every empty point where black may not play (Renju only), with its kind.
@@ -194,9 +193,7 @@ class Gomoku(GameState):
         """
         if self.rule is not Rule.RENJU:
             return {}
-        from abgames.games.renju import forbidden_points
-
-        return forbidden_points(self)
+        return renju.forbidden_points(self.board, self.size)
 
     def play(self, move: Move) -> None:
         if not 0 <= move < self.size * self.size:

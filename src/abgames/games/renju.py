@@ -1,7 +1,7 @@
 """Renju forbidden points for black: double-three, double-four and overline.
 
 This is the readable reference; the Gomoku engine has a fast port of it
-(``abgames.ai.gomoku.kernels``) that the tests check against this module.
+(``abgames.ai.gomoku.board``) that the tests check against this module.
 
 The rules, for a black stone about to be played on an empty point P:
 
@@ -22,10 +22,7 @@ The rules, for a black stone about to be played on an empty point P:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from abgames.games.gomoku import Gomoku
+from collections.abc import Sequence
 
 DOUBLE_THREE = "double_three"
 DOUBLE_FOUR = "double_four"
@@ -173,27 +170,35 @@ def _may_be_forbidden(board: _Board, x: int, y: int) -> bool:
     return busy_lines >= 2
 
 
-def forbidden_kind(state: Gomoku, point: int) -> str | None:
+def forbidden_kind(board: Sequence[int], size: int, point: int) -> str | None:
     """``"double_three"``, ``"double_four"``, ``"overline"``, or ``None`` if black may play.
 
-    Judged for a black stone on the empty ``point`` of ``state``'s board, whoever is
-    to move; the state is not changed.
+    ``board`` is a ``size`` x ``size`` board's cells, point ``y * size + x`` holding
+    0 (empty), 1 (black) or 2 (white), as ``Gomoku.board``. Judged for a black stone
+    on the empty ``point``, whoever is to move; ``board`` is not changed.
     """
-    board = _Board(bytearray(state.board), state.size)
-    x, y = point % state.size, point // state.size
-    if board.get(x, y) != _EMPTY:
+    cells = _cells(board, size)
+    x, y = point % size, point // size
+    if cells.get(x, y) != _EMPTY:
         return None
-    return _kind_at(board, x, y)
+    return _kind_at(cells, x, y)
 
 
-def forbidden_points(state: Gomoku) -> dict[int, str]:
+def forbidden_points(board: Sequence[int], size: int) -> dict[int, str]:
     """Every empty point where black may not play, with its kind (see ``forbidden_kind``)."""
-    board = _Board(bytearray(state.board), state.size)
+    cells = _cells(board, size)
     found: dict[int, str] = {}
-    for point, stone in enumerate(state.board):
+    for point, stone in enumerate(board):
         if stone != _EMPTY:
             continue
-        kind = _kind_at(board, point % state.size, point // state.size)
+        kind = _kind_at(cells, point % size, point // size)
         if kind is not None:
             found[point] = kind
     return found
+
+
+def _cells(board: Sequence[int], size: int) -> _Board:
+    """A private copy of ``board`` (checked to be ``size`` x ``size``)."""
+    if len(board) != size * size:
+        raise ValueError(f"a {size}x{size} board has {size * size} points, not {len(board)}")
+    return _Board(bytearray(board), size)
