@@ -14,6 +14,7 @@ from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 with warnings.catch_warnings():  # starlette's notice about httpx, not about our code
     warnings.simplefilter("ignore")
@@ -136,3 +137,18 @@ def live_server(db: Path, **changes: Any) -> Iterator[tuple[str, FastAPI]]:
     finally:
         server.should_exit = True
         thread.join(WAIT_S)
+
+
+class PeerFromHeader:
+    """The app, with the peer address an ``X-Test-Peer`` header names (one test client,
+    one event loop, many addresses)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            for name, value in scope["headers"]:
+                if name == b"x-test-peer":
+                    scope = dict(scope, client=(value.decode(), 5000))
+        await self.app(scope, receive, send)

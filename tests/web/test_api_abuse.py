@@ -15,7 +15,16 @@ from typing import Any
 
 import pytest
 import uvicorn
-from api_support import WAIT_S, client, create, free_port, settings
+from api_support import (
+    SLOW_LEVEL,
+    WAIT_S,
+    PeerFromHeader,
+    client,
+    create,
+    free_port,
+    settings,
+    wait_for,
+)
 from fastapi.testclient import TestClient
 
 from abgames.ui.web.app import create_app
@@ -471,3 +480,40 @@ def test_connections_past_the_per_address_cap_are_closed_at_once(tmp_path: Path)
         finally:
             for sock in kept:
                 sock.close()
+
+
+def test_one_clients_flood_of_searches_leaves_a_worker_for_another(tmp_path: Path) -> None:
+    """Issue 42: thirty AI-vs-AI imports from one site put another player's game at the back
+    of the queue. Now the flooding client runs one search and waits in its own line; the
+    other client's AI starts thinking at once."""
+    app = create_app(settings(tmp_path / "games.sqlite3", workers=2, max_queue=200))
+    record = {
+        "format": "abgames-game",
+        "version": 1,
+        "game": "tictactoe",
+        "moves": [],
+        "players": ["ai", "ai"],
+        "levels": [SLOW_LEVEL, SLOW_LEVEL],
+    }
+    flooder = {"X-Test-Peer": "10.6.6.6"}
+    with TestClient(PeerFromHeader(app)) as http:
+        statuses = [
+            http.post("/api/games/import", json=record, headers=flooder).status_code
+            for _ in range(12)
+        ]
+        # One search runs and eight wait (that client's share); the rest are refused.
+        assert statuses.count(201) == 9 and statuses.count(429) == 3
+        pool = app.state.service.pool
+        assert (pool.running, pool.waiting) == (1, 8)
+        honest = {"X-Test-Peer": "10.7.7.7"}
+        made = http.post(
+            "/api/games",
+            json={"game": "tictactoe", "level": SLOW_LEVEL, "first": "ai"},
+            headers=honest,
+        )
+        assert made.status_code == 201, made.text
+        state = made.json()["state"]
+        assert state["status"] == "thinking" and state["queue_position"] is None
+        secret = {"X-Game-Secret": made.json()["secret"]} | honest
+        assert http.post(f"/api/games/{made.json()['id']}/move-now", headers=secret).is_success
+        wait_for(http, made.json()["id"], secret)

@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api_support import create, settings
+from api_support import PeerFromHeader, create, settings
 from fastapi.testclient import TestClient
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from abgames.ui.web.app import create_app
 from abgames.ui.web.budget import FULL_MESSAGE, make_room
@@ -142,21 +141,6 @@ TIGHT = RateLimits(
         POSITION: Rate(0.001, 1),
     }
 )
-
-
-class PeerFromHeader:
-    """The app, with the peer address an ``X-Test-Peer`` header names (one test client,
-    one event loop, many addresses)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            for name, value in scope["headers"]:
-                if name == b"x-test-peer":
-                    scope = dict(scope, client=(value.decode(), 5000))
-        await self.app(scope, receive, send)
 
 
 def test_a_flood_of_new_games_is_refused_with_429_per_client(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ cancel and stop, and a job retried when its worker dies. No process is started."
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from typing import Any
 
 import pytest
@@ -76,7 +77,10 @@ async def finish(pool: SearchPool, key: str, result: Any = "answer") -> None:
 
 
 def run(coroutine: Any) -> Any:
-    return asyncio.run(coroutine)
+    """Run ``coroutine`` on a loop of its own thread (the browser tests' Playwright keeps
+    a loop running on the main thread for the whole session)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def test_fair_queue_serves_clients_round_robin() -> None:
