@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import signal
 import sys
 import threading
@@ -30,9 +31,14 @@ from abgames.arena.judge import (
     check_move,
     play_game,
 )
-from abgames.arena.openings import load_offset_openings, parse_offset_line, random_openings
+from abgames.arena.openings import (
+    OpeningError,
+    load_offset_openings,
+    parse_offset_line,
+    random_openings,
+)
 from abgames.arena.records import RecordWriter, read_records, to_sgf
-from abgames.arena.runner import ArenaSettings, format_table, run_arena
+from abgames.arena.runner import ArenaSettings, EngineMissingError, format_table, run_arena
 from abgames.arena.stats import Sprt, Tally, describe_elo, elo_from_score
 from abgames.cli import main
 from abgames.games.base import GameState, Move
@@ -87,6 +93,8 @@ def test_engine_specs() -> None:
         ("level=easy,turn_ms=99999999999999999999", "gomoku", "the turn limit is"),
         ("cmd=/bin/x,match_ms=1e9", "gomoku", "match_ms='1e9' is not a whole number"),
         ("cmd=/bin/x,match_ms=86400001", "gomoku", "the match limit is 86400001 ms"),
+        ("level=easy,name=", "gomoku", "name= needs a value"),
+        ("cmd=/bin/x,name= ,turn_ms=5", "gomoku", "name= needs a value"),
     ],
 )
 def test_bad_engine_specs(text: str, game: str, message: str) -> None:
@@ -222,10 +230,43 @@ def test_offset_openings(shared_data: Path, tmp_path: Path) -> None:
         load_offset_openings(bad, {})
 
 
+def test_openings_files_that_cannot_be_used_name_the_file_and_line(tmp_path: Path) -> None:
+    cases = {
+        "latin1.txt": (b"0,0, 1,0\n0,0, \xe9\n", "latin1.txt:2: not UTF-8 text"),
+        "empty.txt": (b"", "empty.txt holds no opening"),
+        "comments.txt": (b"# none yet\n\n", "comments.txt holds no opening"),
+        "twice.txt": (b"0,0\n0,0, 1,1, 0,0\n", "twice.txt:2: the point 0,0 comes twice"),
+    }
+    for name, (content, message) in cases.items():
+        path = tmp_path / name
+        path.write_bytes(content)
+        with pytest.raises(OpeningError, match=re.escape(message)):
+            load_offset_openings(path, {})
+    off = tmp_path / "off.txt"
+    off.write_bytes(b"0,0, 9,9\n")  # off a 15x15 board: a fault of the board, not the file
+    with pytest.raises(OpeningError, match=r"no opening in .* fits this board \(1 skipped\)"):
+        load_offset_openings(off, {})
+
+
 def test_random_openings_are_distinct_and_unfinished() -> None:
     openings = random_openings("tictactoe", {}, 1, 5, seed=7)
     assert len(set(openings)) == 5 and all(len(o) == 1 for o in openings)
     assert random_openings("connect4", {}, 0, 3, seed=1) == [()]
+
+
+@pytest.mark.parametrize(
+    ("game", "plies", "message"),
+    [
+        ("connect4", -1, "must be 0 or more, not -1"),
+        ("connect4", 42, "no random opening of 42 plies leaves a connect4 game running"),
+        ("tictactoe", 9, "no random opening of 9 plies leaves a tictactoe game running"),
+    ],
+)
+def test_random_openings_that_cannot_be_played_are_refused(
+    game: str, plies: int, message: str
+) -> None:
+    with pytest.raises(OpeningError, match=message):
+        random_openings(game, {}, plies, 3, seed=1)
 
 
 def test_records_and_sgf(tmp_path: Path) -> None:
@@ -353,6 +394,24 @@ def test_an_engine_whose_child_hangs_is_ended_with_its_child(tmp_path: Path) -> 
     finally:
         if child is not None and _running(child):
             os.kill(child, signal.SIGKILL)
+
+
+def test_an_engine_that_cannot_start_stops_the_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = specs("gomoku", "cmd=/nonexistent/brain", "level=random")
+    with pytest.raises(EngineMissingError, match="brain: '/nonexistent/brain' not found"):
+        run_arena(ArenaSettings(game="gomoku", options={}, engines=missing, games=4))
+    args = ["arena", "gomoku", "--engine", "cmd=/nonexistent/brain", "--engine", "level=random"]
+    assert main([*args, "--records", str(tmp_path / "r.jsonl"), "--quiet"]) == 2
+    assert "cannot start: brain: '/nonexistent/brain' not found" in capsys.readouterr().err
+    dies = specs("gomoku", "cmd=/bin/false,name=dies", "level=random")  # exits at once
+    result = run_arena(ArenaSettings(game="gomoku", options={}, engines=dies, games=4))
+    (record,) = result.records
+    assert (record.reason, record.not_started) == (CRASH, "dies")
+    assert result.cut_short is not None
+    assert result.cut_short.startswith("the match stopped: dies: could not start: the engine")
+    assert result.cut_short.endswith("; 3 game(s) not played")
 
 
 def test_sprt_stops_early_and_concurrency() -> None:

@@ -69,12 +69,17 @@ ILLEGAL_MOVE = "illegal move"
 
 
 class Forfeit(Exception):
-    """An engine lost without playing a move: ``reason`` (one of the constants) and detail."""
+    """An engine lost without playing a move: ``reason`` (one of the constants) and detail.
 
-    def __init__(self, reason: str, detail: str) -> None:
+    ``at_start``: the engine could not even start (an external brain's process would
+    not run or answer ``START``); every game would end so, and the arena stops.
+    """
+
+    def __init__(self, reason: str, detail: str, *, at_start: bool = False) -> None:
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
         self.detail = detail
+        self.at_start = at_start
 
 
 @dataclass(frozen=True)
@@ -159,6 +164,8 @@ def parse_engine_spec(text: str, *, game: str, turn_ms: int, match_ms: int = 0) 
     search: list[tuple[str, int]] = []
     for key, value in pairs[1:]:
         if key == "name":
+            if not value:
+                raise ValueError(f"engine spec {text!r}: name= needs a value")
             name = value
         elif key.startswith(EVAL_PREFIX) and kind == LEVEL:
             overrides.append((key.removeprefix(EVAL_PREFIX), _whole_number(text, key, value)))
@@ -315,7 +322,7 @@ class ProtocolEngine(Engine):
             for key, value in self.spec.info:
                 self.client.info(key, value)
         except EngineError as error:
-            raise Forfeit(CRASH, f"could not start: {error}") from None
+            raise Forfeit(CRASH, f"could not start: {error}", at_start=True) from None
         self.known_ply = -1  # nothing told yet
 
     def move(self, state: GameState, clock: TimeControl) -> Move:

@@ -75,6 +75,8 @@ class GameRecord:
     detail: str = ""
     move_times_ms: tuple[int, ...] = field(default=())
     duration_s: float = 0.0
+    #: The engine that could not start (``Forfeit.at_start``), if that ended the game.
+    not_started: str | None = None
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -133,7 +135,9 @@ class _Game:
         self.times: list[int] = []
         self.started = time.perf_counter()
 
-    def record(self, winner: int | None, reason: str, detail: str = "") -> GameRecord:
+    def record(
+        self, winner: int | None, reason: str, detail: str = "", not_started: str | None = None
+    ) -> GameRecord:
         return GameRecord(
             index=self.task.index,
             game=self.task.game,
@@ -147,6 +151,7 @@ class _Game:
             detail=detail,
             move_times_ms=tuple(self.times),
             duration_s=time.perf_counter() - self.started,
+            not_started=not_started,
         )
 
     def run(self, engines: list[Engine]) -> GameRecord:
@@ -155,8 +160,12 @@ class _Game:
             try:
                 engine.new_game(state.copy())
             except Forfeit as forfeit:
+                name = engine.spec.name
                 return self.record(
-                    1 - side, forfeit.reason, f"{engine.spec.name}: {forfeit.detail}"
+                    1 - side,
+                    forfeit.reason,
+                    f"{name}: {forfeit.detail}",
+                    name if forfeit.at_start else None,
                 )
         while (outcome := state.outcome()) is None:
             if not state.legal_moves():

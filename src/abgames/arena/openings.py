@@ -3,7 +3,10 @@
 An offset file has one opening a line, ``dx,dy`` pairs separated by commas and
 spaces (``0,0, 1,0, 1,3``), each an offset from the centre of the board in
 Gomocup coordinates (x to the right, y down); black plays the first stone and the
-colours alternate. Blank lines and lines starting with ``#`` are skipped.
+colours alternate. Blank lines and lines starting with ``#`` are skipped. A file
+that is not UTF-8 text, holds no opening or repeats a point in a line is refused
+with its name and line (``OpeningError``); an opening that does not fit the board
+(off it, a forbidden point, a finished game) is skipped and counted.
 """
 
 from __future__ import annotations
@@ -29,11 +32,18 @@ class OpeningError(ValueError):
 
 
 def parse_offset_line(line: str) -> list[tuple[int, int]]:
-    """The ``(dx, dy)`` offsets of one line; ``ValueError`` for an odd count of numbers."""
+    """The ``(dx, dy)`` offsets of one line; ``ValueError`` for an odd count of numbers
+    or a point given twice."""
     numbers = [int(n) for n in _NUMBER.findall(line)]
     if len(numbers) % 2:
         raise ValueError(f"{line.strip()!r} has an odd count of numbers")
-    return list(zip(numbers[::2], numbers[1::2], strict=True))
+    offsets = list(zip(numbers[::2], numbers[1::2], strict=True))
+    seen: set[tuple[int, int]] = set()
+    for dx, dy in offsets:
+        if (dx, dy) in seen:
+            raise ValueError(f"the point {dx},{dy} comes twice in {line.strip()!r}")
+        seen.add((dx, dy))
+    return offsets
 
 
 def load_offset_openings(
@@ -45,12 +55,16 @@ def load_offset_openings(
     legal (a forbidden point, a finished game). ``OpeningError`` if none fits.
     """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_bytes().splitlines()
     except OSError as error:
         raise OpeningError(f"cannot read openings file {path}: {error.strerror}") from None
     openings: list[tuple[Move, ...]] = []
     skipped = 0
-    for number, line in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise OpeningError(f"{path}:{number}: not UTF-8 text") from None
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
@@ -72,6 +86,8 @@ def load_offset_openings(
             skipped += 1
             continue
         openings.append(tuple(state.moves))
+    if not openings and not skipped:
+        raise OpeningError(f"{path} holds no opening (one a line: dx,dy pairs from the centre)")
     if not openings:
         raise OpeningError(f"no opening in {path} fits this board ({skipped} skipped)")
     return openings, skipped
@@ -83,8 +99,12 @@ def random_openings(
     """``count`` openings of ``plies`` random legal moves that leave the game running.
 
     Distinct where the game allows (tic-tac-toe has only 9 one-move openings).
+    ``OpeningError`` for a negative ``plies``, or when every try ends the game
+    before ``plies`` moves (Connect Four's 42 cells end it long before 30 random moves).
     """
-    if plies <= 0:
+    if plies < 0:
+        raise OpeningError(f"random opening plies must be 0 or more, not {plies}")
+    if plies == 0:
         return [()]
     rng = random.Random(seed)
     openings: list[tuple[Move, ...]] = []
@@ -98,4 +118,9 @@ def random_openings(
                 break
         if not state.is_over():
             openings.append(opening)
-    return openings or [()]
+    if not openings:
+        raise OpeningError(
+            f"no random opening of {plies} plies leaves a {game} game running "
+            f"({count * DISTINCT_TRIES} tried): give fewer plies"
+        )
+    return openings

@@ -6,7 +6,9 @@ opening is played twice, once with each engine first. Games run in a pool of
 ``concurrency`` worker processes (in this process when it is 1), or as tasks on a
 Ray cluster (``abgames.cluster``) with the same ``play_game`` for each game, so
 the same seeds and openings give the same games. Results are counted, written and
-reported as they finish, each game once whatever a cluster retried. With an SPRT
+reported as they finish, each game once whatever a cluster retried. An external
+engine that cannot start stops the match: its command is checked before the first
+game, and a game it could not start in ends the match like a lost cluster. With an SPRT
 (two engines only) the match stops once it decides: games not started are
 cancelled, games under way are finished and counted.
 """
@@ -143,6 +145,13 @@ class EngineMissingError(ValueError):
     """An external engine's command is missing on some node of the cluster."""
 
 
+def check_commands_here(engines: tuple[EngineSpec, ...]) -> None:
+    """``EngineMissingError`` naming each ``cmd=`` engine that cannot start on this machine."""
+    problems = missing_commands(tuple(spec for spec in engines if spec.kind == COMMAND))
+    if problems:
+        raise EngineMissingError("an external engine cannot start: " + "; ".join(problems))
+
+
 def check_commands_on(cluster: Cluster, engines: tuple[EngineSpec, ...]) -> None:
     """``EngineMissingError`` naming every node where a ``cmd=`` engine cannot start."""
     specs = tuple(spec for spec in engines if spec.kind == COMMAND)
@@ -203,11 +212,14 @@ def run_arena(
 ) -> ArenaResult:
     """Play the match; every finished game is written and reported at once.
 
-    With a connected ``cluster`` the games are Ray tasks; ``cmd=`` engines are
-    checked on every node first (``EngineMissingError``), and a cluster lost
-    mid-run ends the match with the games finished so far and ``cut_short`` set.
+    ``cmd=`` engines are checked first (``EngineMissingError``): here, or with a
+    connected ``cluster`` (the games are Ray tasks) on every node. A cluster lost
+    mid-run, or an engine that could not start in a game, ends the match with the
+    games finished so far and ``cut_short`` set.
     """
-    if cluster is not None:
+    if cluster is None:
+        check_commands_here(settings.engines)
+    else:
         check_commands_on(cluster, settings.engines)
     names = [spec.name for spec in settings.engines]
     pairs = [
@@ -225,14 +237,19 @@ def run_arena(
                 writer.write(record)
             if progress is not None:
                 progress(result, pair)
+            if record.not_started is not None and not stop.raised:
+                stop.raised = True
+                result.cut_short = f"the match stopped: {record.detail}"
             if settings.sprt is not None and not stop.raised:
                 decision = settings.sprt.decision(pair.tally)
                 if decision is not None:
                     result.sprt_decision = decision
                     stop.raised = True
     except ClusterLost as lost:
+        result.cut_short = str(lost)
+    if result.cut_short is not None:
         unplayed = result.planned - len(result.records)
-        result.cut_short = f"{lost}; {unplayed} game(s) not played"
+        result.cut_short += f"; {unplayed} game(s) not played"
     return result
 
 
