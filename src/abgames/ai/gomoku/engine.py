@@ -37,6 +37,7 @@ from abgames.games.gomoku import Gomoku, Rule
 from abgames.search.limit import Limit
 from abgames.search.result import SearchResult
 from abgames.search.score import WIN
+from abgames.search.seeds import generator_seed
 
 #: Once this share of the budget is used a new iteration is not started (it would
 #: cost several times the last one) unless the engine is told to spend all its time
@@ -84,7 +85,7 @@ class GomokuEngine:
         self._weights = eval_weights(dict(self.settings.eval_overrides))
         #: With a seed, equally scored root moves are reordered at random (reproducibly)
         #: between iterations, so the choice among equally good moves varies with it.
-        self._rng = None if seed is None else np.random.default_rng(seed)
+        self._rng = None if seed is None else np.random.default_rng(generator_seed(seed))
         self._shape: tuple[int, Rule] | None = None
         self.board: nb.Board | None = None
         self.tables: ks.Tables | None = None
