@@ -26,6 +26,7 @@ from abgames.arena.runner import (
     run_arena,
 )
 from abgames.arena.stats import Sprt
+from abgames.arguments import integer
 from abgames.cluster import ClusterError
 from abgames.commands.cluster_option import add_cluster_option, cluster_of
 from abgames.games import GAMES
@@ -54,42 +55,42 @@ def register(subparsers: Any) -> None:
         "[,match_ms=..][,name=..][,KEY=VALUE sent as INFO]; give two or more",
     )
     parser.add_argument(
-        "--games", type=int, default=DEFAULT_GAMES, help="games per engine pair (default 10)"
+        "--games", type=integer, default=DEFAULT_GAMES, help="games per engine pair (default 10)"
     )
     parser.add_argument(
         "--openings", type=Path, help="Gomoku openings file (Gomocup offset format)"
     )
     parser.add_argument(
         "--random-plies",
-        type=int,
+        type=integer,
         help="random opening moves when there is no openings file "
         "(default: tictactoe 1, connect4 2, gomoku 0)",
     )
     parser.add_argument("--rule", choices=[r.value for r in Rule], help="Gomoku rule")
-    parser.add_argument("--size", type=int, help="Gomoku board size (5..22)")
-    parser.add_argument("--width", type=int, help="Connect Four columns")
-    parser.add_argument("--height", type=int, help="Connect Four rows")
+    parser.add_argument("--size", type=integer, help="Gomoku board size (5..22)")
+    parser.add_argument("--width", type=integer, help="Connect Four columns")
+    parser.add_argument("--height", type=integer, help="Connect Four rows")
     parser.add_argument(
         "--turn-ms",
-        type=int,
+        type=integer,
         default=DEFAULT_TURN_MS,
         help="per-move limit for engines whose spec sets none (default 1000)",
     )
     parser.add_argument(
-        "--match-ms", type=int, default=0, help="per-game limit per engine (default 0: none)"
+        "--match-ms", type=integer, default=0, help="per-game limit per engine (default 0: none)"
     )
     parser.add_argument(
         "--tolerance-ms",
-        type=int,
+        type=integer,
         default=DEFAULT_TOLERANCE_MS,
         help=f"grace beyond the limits before a time forfeit (default {DEFAULT_TOLERANCE_MS})",
     )
-    parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    parser.add_argument("--concurrency", type=integer, default=1, help="games played at once")
     add_cluster_option(parser, "games")
     parser.add_argument("--sprt", metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05", help="stop early")
     parser.add_argument("--records", type=Path, help="records file (default: arena-TIME.jsonl)")
     parser.add_argument("--sgf", type=Path, help="also write the Gomoku games to this SGF file")
-    parser.add_argument("--seed", type=int, help="seed for random openings and engine choices")
+    parser.add_argument("--seed", type=integer, help="seed for random openings and engine choices")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.set_defaults(run=run)
 

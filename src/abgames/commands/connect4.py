@@ -35,6 +35,7 @@ from abgames.ai.connect4.constants import (
     check_table_bits,
     table_size_text,
 )
+from abgames.arguments import integer
 from abgames.cluster import ClusterError, ClusterLost
 from abgames.commands.cluster_option import add_cluster_option, cluster_of
 from abgames.games.base import IllegalMoveError, NotationError
@@ -62,8 +63,8 @@ SHOWN_LINE_CHARS = 60
 def table_bits_argument(text: str) -> int:
     """``--table-bits``: an integer in ``MIN_TABLE_BITS..MAX_TABLE_BITS``."""
     try:
-        return check_table_bits(int(text))
-    except ValueError:
+        return check_table_bits(integer(text))
+    except (ValueError, argparse.ArgumentTypeError):
         raise argparse.ArgumentTypeError(
             f"must be an integer from {MIN_TABLE_BITS} to {MAX_TABLE_BITS} "
             f"({table_size_text(MIN_TABLE_BITS)} to {table_size_text(MAX_TABLE_BITS)}), "
@@ -115,9 +116,9 @@ def register(subparsers: Any) -> None:
         "WORK/solved.txt, so an interrupted build resumes where it stopped.",
     )
     book.add_argument("game", choices=(GAME,))
-    book.add_argument("--plies", type=int, default=DEFAULT_BOOK_PLIES, help="book depth")
+    book.add_argument("--plies", type=integer, default=DEFAULT_BOOK_PLIES, help="book depth")
     book.add_argument("--root", default="", help="start from this move string")
-    book.add_argument("--jobs", type=int, default=1, help="processes to solve with")
+    book.add_argument("--jobs", type=integer, default=1, help="processes to solve with")
     book.add_argument("--work", type=Path, default=DEFAULT_WORK_DIR, help="work directory")
     book.add_argument("--output", type=Path, default=None, help="book file to write")
     book.add_argument(

@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any
 
+from abgames.arguments import integer
 from abgames.games import GAMES, GameState, IllegalMoveError, NotationError
 from abgames.learn import (
     DEFAULT_DEPTHS,
@@ -51,7 +52,7 @@ def register(subparsers: Any) -> None:
         "ordering, a transposition table and iterative deepening in turn.",
     )
     _common(pruning)
-    pruning.add_argument("--depth", type=int, help="plies to search (default: per game)")
+    pruning.add_argument("--depth", type=integer, help="plies to search (default: per game)")
     pruning.add_argument("--json", action="store_true", help="print the figures as JSON")
     pruning.set_defaults(run=run)
     trace = experiments.add_parser(
@@ -69,11 +70,11 @@ def register(subparsers: Any) -> None:
         help="minimax; alphabeta; + move ordering; + transposition table (tt); "
         "+ iterative deepening (deepening). Default: alphabeta",
     )
-    trace.add_argument("--depth", type=int, help="plies to search (default: 3, Gomoku 2)")
+    trace.add_argument("--depth", type=integer, help="plies to search (default: 3, Gomoku 2)")
     trace.add_argument("--format", choices=FORMATS, default="text", help="default: text")
     trace.add_argument(
         "--max-nodes",
-        type=int,
+        type=integer,
         default=DEFAULT_MAX_NODES,
         help=f"stop the trace after this many nodes (default {DEFAULT_MAX_NODES:,})",
     )

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from abgames.arena.engines import check_limit_ms
+from abgames.arguments import integer
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import Gomoku, Rule
 
@@ -75,12 +76,12 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--teacher-ms",
-        type=int,
+        type=integer,
         default=DEFAULT_TEACHER_MS,
         help=f"the brain's time a position, ms (default {DEFAULT_TEACHER_MS})",
     )
-    parser.add_argument("--positions", type=int, help="new positions to score at most")
-    parser.add_argument("--concurrency", type=int, default=1, help="brains at once")
+    parser.add_argument("--positions", type=integer, help="new positions to score at most")
+    parser.add_argument("--concurrency", type=integer, default=1, help="brains at once")
     parser.add_argument(
         "--score-pattern",
         help="regular expression with one group: the score in the brain's MESSAGE "
@@ -90,7 +91,7 @@ def register(subparsers: Any) -> None:
         "--params", help="NAME,... the weights to fit (default: see `abgames fit --help`)"
     )
     parser.add_argument("--rule", choices=[r.value for r in Rule], default=Rule.FREESTYLE.value)
-    parser.add_argument("--size", type=int, default=15, help="board size")
+    parser.add_argument("--size", type=integer, default=15, help="board size")
     parser.set_defaults(run=run_command)
 
 

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from abgames.ai.levels import LEVELS
+from abgames.arguments import integer
 from abgames.games import GAMES
 from abgames.games.gomoku import Rule
 from abgames.match import AI, HUMAN, MODES, new_state
@@ -28,10 +29,10 @@ def register(subparsers: Any) -> None:
         "--level", help=f"AI strength: {', '.join(ALL_LEVELS)} (as the game offers)"
     )
     parser.add_argument("--rule", choices=[r.value for r in Rule], default=Rule.FREESTYLE.value)
-    parser.add_argument("--size", type=int, default=15, help="Gomoku board size (5..22)")
-    parser.add_argument("--width", type=int, default=7, help="Connect Four columns")
-    parser.add_argument("--height", type=int, default=6, help="Connect Four rows")
-    parser.add_argument("--seed", type=int, help="seed for the AI's choice among equal moves")
+    parser.add_argument("--size", type=integer, default=15, help="Gomoku board size (5..22)")
+    parser.add_argument("--width", type=integer, default=7, help="Connect Four columns")
+    parser.add_argument("--height", type=integer, default=6, help="Connect Four rows")
+    parser.add_argument("--seed", type=integer, help="seed for the AI's choice among equal moves")
     parser.add_argument("--load", metavar="FILE", help="open a saved game (JSON)")
     parser.set_defaults(run=run)
 

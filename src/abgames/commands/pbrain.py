@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from abgames.ai.levels import LEVELS
+from abgames.arguments import integer
 from abgames.protocols.gomocup import GAME, default_level, serve
 
 
@@ -32,7 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"Gomoku AI level (default: {default_level()})",
     )
     parser.add_argument("--debug", action="store_true", help="write DEBUG lines")
-    parser.add_argument("--seed", type=int, help="seed for the choice among equal moves")
+    parser.add_argument(
+        "--seed", type=integer, help="seed for the choice among equal moves (any integer)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
+from abgames.arguments import integer
 from abgames.games import GAMES
 from abgames.games.gomoku import Rule
 from abgames.match import AI, HUMAN, MODES, Match, new_state, seats_for
@@ -29,10 +30,10 @@ def register(subparsers: Any) -> None:
         "--level", help=f"AI strength: {', '.join(ALL_LEVELS)} (as the game offers)"
     )
     parser.add_argument("--rule", choices=[r.value for r in Rule], help="Gomoku rule")
-    parser.add_argument("--size", type=int, help="Gomoku board size (5..22)")
-    parser.add_argument("--width", type=int, help="Connect Four columns")
-    parser.add_argument("--height", type=int, help="Connect Four rows")
-    parser.add_argument("--seed", type=int, help="seed for the AI's choice among equal moves")
+    parser.add_argument("--size", type=integer, help="Gomoku board size (5..22)")
+    parser.add_argument("--width", type=integer, help="Connect Four columns")
+    parser.add_argument("--height", type=integer, help="Connect Four rows")
+    parser.add_argument("--seed", type=integer, help="seed for the AI's choice among equal moves")
     colour = parser.add_mutually_exclusive_group()
     colour.add_argument("--colour", "--color", dest="colour", action="store_true", default=None)
     colour.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")

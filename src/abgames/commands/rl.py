@@ -13,6 +13,8 @@ import argparse
 import sys
 from typing import Any
 
+from abgames.arguments import integer
+
 LADDER_GAMES = ("tictactoe", "connect4")
 INSTALL_HINT = "the rl extra is not installed: pip install 'abgames[rl]'"
 
@@ -28,11 +30,11 @@ def register(subparsers: Any) -> None:
     ladder = actions.add_parser("ladder", help="rate a policy against our levels")
     ladder.add_argument("agent", metavar="AGENT", help="random, greedy, policy.json, module:fn")
     ladder.add_argument("--game", choices=LADDER_GAMES, default="connect4")
-    ladder.add_argument("--games", type=int, default=40, help="games per rung (default 40)")
-    ladder.add_argument("--seed", type=int, default=0)
+    ladder.add_argument("--games", type=integer, default=40, help="games per rung (default 40)")
+    ladder.add_argument("--seed", type=integer, default=0)
     ladder.add_argument(
         "--stop-after",
-        type=int,
+        type=integer,
         default=2,
         help="stop climbing after this many rungs in a row scored nothing (default 2)",
     )

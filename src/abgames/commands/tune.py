@@ -36,6 +36,7 @@ from abgames.arena.spsa import (
     run,
     save_state,
 )
+from abgames.arguments import integer, real
 from abgames.cluster import ClusterError
 from abgames.commands.cluster_option import add_cluster_option, cluster_of
 from abgames.games.gomoku import Gomoku, Rule
@@ -100,11 +101,11 @@ def register(subparsers: Any) -> None:
         "pattern and combination weights); names as in `abgames tune gomoku --list`",
     )
     parser.add_argument("--list", action="store_true", help="list the weights and exit")
-    parser.add_argument("--steps", type=int, default=DEFAULT_STEPS, help="game pairs in all")
+    parser.add_argument("--steps", type=integer, default=DEFAULT_STEPS, help="game pairs in all")
     parser.add_argument(
-        "--batch", type=int, default=DEFAULT_BATCH, help="game pairs played at once per update"
+        "--batch", type=integer, default=DEFAULT_BATCH, help="game pairs played at once per update"
     )
-    parser.add_argument("--rate", type=float, default=DEFAULT_RATE, help="SPSA learning rate")
+    parser.add_argument("--rate", type=real, default=DEFAULT_RATE, help="SPSA learning rate")
     parser.add_argument(
         "--time", default=DEFAULT_TIME, help=f"seconds a move (default {DEFAULT_TIME})"
     )
@@ -118,16 +119,16 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--openings", type=Path, help="openings file (Gomocup offset format)")
     parser.add_argument(
         "--random-plies",
-        type=int,
+        type=integer,
         default=DEFAULT_RANDOM_PLIES,
         help="random opening moves without an openings file (default 4)",
     )
     parser.add_argument("--rule", choices=[r.value for r in Rule], help="Gomoku rule")
-    parser.add_argument("--size", type=int, help="board size (5..22)")
-    parser.add_argument("--concurrency", type=int, default=1, help="local games at once")
+    parser.add_argument("--size", type=integer, help="board size (5..22)")
+    parser.add_argument("--concurrency", type=integer, default=1, help="local games at once")
     add_cluster_option(parser, "games")
     parser.add_argument("--records", type=Path, help="also write every game to this file")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the perturbations")
+    parser.add_argument("--seed", type=integer, default=1, help="seed of the perturbations")
     parser.set_defaults(run=run_command)
 
 
@@ -144,9 +145,9 @@ def parse_params(text: str | None) -> list[Param]:
             spec, _, scale_text = piece.strip().partition(":")
             name, _, start_text = spec.partition("=")
             try:
-                start = float(start_text) if start_text else None
-                scale = float(scale_text) if scale_text else None
-            except ValueError:
+                start = real(start_text) if start_text else None
+                scale = real(scale_text) if scale_text else None
+            except argparse.ArgumentTypeError:
                 raise TuneError(f"--params: {piece!r} is not NAME[=START][:SCALE]") from None
             wanted.append((name.strip().lower(), start, scale))
     params: list[Param] = []

@@ -11,6 +11,8 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
+from abgames.arguments import integer, real
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_WORKERS = 2
@@ -28,14 +30,14 @@ def register(subparsers: Any) -> None:
         "Binds to 127.0.0.1 unless --host says otherwise.",
     )
     parser.add_argument("--host", default=DEFAULT_HOST, help="address to listen on")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to listen on")
+    parser.add_argument("--port", type=integer, default=DEFAULT_PORT, help="port to listen on")
     parser.add_argument("--open", action="store_true", help="open the page in the browser")
     parser.add_argument(
         "--db", metavar="PATH", help="SQLite file of the games (default: in your data directory)"
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=integer,
         default=DEFAULT_WORKERS,
         help=f"AI searches run at once, one process each (default {DEFAULT_WORKERS}); "
         "with --cluster, one Ray actor each on the cluster",
@@ -45,17 +47,17 @@ def register(subparsers: Any) -> None:
 
     add_cluster_option(parser, "AI searches")
     parser.add_argument(
-        "--max-queue", type=int, default=200, help="searches that may wait for a worker"
+        "--max-queue", type=integer, default=200, help="searches that may wait for a worker"
     )
     parser.add_argument(
         "--max-waiting-per-client",
-        type=int,
+        type=integer,
         default=MAX_WAITING_PER_CLIENT,
         help=f"searches one client may have waiting (default {MAX_WAITING_PER_CLIENT})",
     )
     parser.add_argument(
         "--max-running-per-client",
-        type=int,
+        type=integer,
         default=None,
         help="searches one client may run at once (default: every worker but one)",
     )
@@ -69,14 +71,14 @@ def register(subparsers: Any) -> None:
 
     parser.add_argument(
         "--max-games",
-        type=int,
+        type=integer,
         default=MAX_GAMES,
         help="games kept on disk; past it the oldest finished (then abandoned) ones "
         f"are deleted (default {MAX_GAMES})",
     )
     parser.add_argument(
         "--rate-scale",
-        type=float,
+        type=real,
         default=1.0,
         metavar="FACTOR",
         help="multiply every per-client rate limit and burst (docs/web.md, Limits)",

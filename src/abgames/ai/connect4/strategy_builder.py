@@ -40,6 +40,7 @@ from abgames.ai.connect4.perfect import choose_column
 from abgames.ai.connect4.solver import CELLS, Position, Solver, canonical_key
 from abgames.ai.connect4.strategy import WIN, Decision, decide
 from abgames.ai.connect4.strategy_book import StrategyBook, mirrored, save
+from abgames.arguments import integer
 
 WORK_FILE = "weak.txt"
 #: Default table per process: 2**25 entries = 256 MiB.
@@ -304,9 +305,9 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m abgames.ai.connect4.strategy_builder",
         description="Build the Connect Four strategy book (resumable: WORK/weak.txt).",
     )
-    parser.add_argument("--plies", type=int, required=True, help="book depth beyond the root")
+    parser.add_argument("--plies", type=integer, required=True, help="book depth beyond the root")
     parser.add_argument("--root", default="", help="start from this move string")
-    parser.add_argument("--jobs", type=int, default=1, help="processes to solve with")
+    parser.add_argument("--jobs", type=integer, default=1, help="processes to solve with")
     parser.add_argument("--work", type=Path, required=True, help="work directory")
     parser.add_argument("--output", type=Path, required=True, help="strategy book to write")
     parser.add_argument(
@@ -316,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="exact results to reuse: a solved.txt work file or an exact book (repeatable)",
     )
-    parser.add_argument("--table-bits", type=int, default=STRATEGY_TABLE_BITS)
+    parser.add_argument("--table-bits", type=integer, default=STRATEGY_TABLE_BITS)
     args = parser.parse_args(argv)
     if not 10 <= args.table_bits <= 30:
         parser.error(f"--table-bits must be 10..30, not {args.table_bits}")

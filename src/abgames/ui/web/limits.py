@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 
+from abgames.arguments import integer, real
+
 #: Names a server on this machine answers to wherever it listens.
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 #: Addresses that mean "every interface".
@@ -52,35 +54,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--header-timeout",
-        type=float,
+        type=real,
         default=HEADER_TIMEOUT_S,
         metavar="S",
         help=f"seconds a client may take to send a request head (default {HEADER_TIMEOUT_S:g})",
     )
     parser.add_argument(
         "--body-timeout",
-        type=float,
+        type=real,
         default=BODY_TIMEOUT_S,
         metavar="S",
         help=f"seconds a request body may take to arrive (default {BODY_TIMEOUT_S:g})",
     )
     parser.add_argument(
         "--keep-alive-timeout",
-        type=int,
+        type=integer,
         default=KEEP_ALIVE_TIMEOUT_S,
         metavar="S",
         help=f"seconds an idle connection stays open (default {KEEP_ALIVE_TIMEOUT_S})",
     )
     parser.add_argument(
         "--max-connections",
-        type=int,
+        type=integer,
         default=MAX_CONNECTIONS,
         metavar="N",
         help=f"connections open at once; more are closed (default {MAX_CONNECTIONS})",
     )
     parser.add_argument(
         "--max-connections-per-ip",
-        type=int,
+        type=integer,
         default=MAX_CONNECTIONS_PER_IP,
         metavar="N",
         help="connections open at once from one address, a trusted proxy's excepted "
