@@ -75,3 +75,20 @@ def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main([*TRACE, "--method", "best"])
     assert exit_info.value.code == 2
+
+
+@pytest.mark.parametrize("command", ["trace", "pruning"])
+@pytest.mark.parametrize(
+    ("moves", "message"),
+    [
+        (["4", "4", "8"], "move 3: '8' is not a column (1..7)"),
+        (["4"] * 7, "move 7: column 4 is full"),
+        (["44", " 4 8"], "move 4: '8' is not a column (1..7)"),
+    ],
+)
+def test_a_bad_connect_four_move_is_named_by_its_number_not_its_character(
+    command: str, moves: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(["experiment", command, "connect4", *moves], capsys)
+    assert code == 2
+    assert err.strip() == f"abgames experiment: bad position: {message}"

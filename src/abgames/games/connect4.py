@@ -187,9 +187,8 @@ class ConnectFour(GameState):
         height = options.get("height", DEFAULT_HEIGHT)
         assert isinstance(width, int) and isinstance(height, int)
         state = cls(width, height)
-        for index, char in enumerate(text.strip(), start=1):
-            if char.isspace():
-                continue
+        moves = [char for char in text if not char.isspace()]  # "4 4 8" is three moves
+        for index, char in enumerate(moves, start=1):
             column = ascii_number(char)
             if column is None or not 1 <= column <= state.width:
                 raise NotationError(f"move {index}: {char!r} is not a column (1..{state.width})")
