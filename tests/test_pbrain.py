@@ -14,6 +14,7 @@ from abgames.ai.levels import LEVELS, make_player
 from abgames.ai.player import AIPlayer
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.protocols.gomocup import (
+    MAX_LINE_BYTES,
     MAX_TIME_MS,
     Brain,
     LineWriter,
@@ -212,8 +213,7 @@ def test_board_refuses_a_five_on_the_board() -> None:
     assert reply[0].startswith("ERROR BOARD: the opponent already has five in a row"), reply
     assert "0,3 to 4,3" in reply[0] and "the game is over" in reply[0]
     assert c.state.moves == before
-    assert c.say("YXBOARD", *five, "DONE")[0].startswith("ERROR YXBOARD: the opponent")
-    assert c.state.moves == before
+    # YXBOARD sets such a position up for the queries that do not move (see below).
 
 
 def test_info_keys(talk: Conversation) -> None:
@@ -599,3 +599,87 @@ def test_a_closed_output_ends_the_brain_quietly(capsys: pytest.CaptureFixture[st
     assert writer.closed.is_set() and writer.failure is None
     assert "Traceback" not in capsys.readouterr().err
     assert serve("easy", stdin=io.BytesIO(b"START 15\nABOUT\n"), stdout=BrokenPipe()) == 0
+
+
+# --- finished boards and endless input (issue 48, items 24 and 5) ----------------------
+def test_yxboard_sets_up_a_finished_game_for_the_queries_that_do_not_move() -> None:
+    c = Conversation()
+    c.say("INFO rule 4", "START 15", "INFO timeout_turn 300")
+    # The brain (listed first) is black: 7,7 8,7 9,8 9,9 make 9,7 a double-three.
+    # White has seven in a row on row 12, which wins for white in Renju.
+    black = ["7,7,1", "8,7,1", "9,8,1", "9,9,1"]
+    white = [f"{x},12,2" for x in range(7)]
+    assert c.say("YXBOARD", *black, *white, "DONE") == []
+    assert c.state.is_over() and c.state.ply == 11
+    assert c.say("YXSHOWFORBID") == ["FORBID 0907."]
+    # Moving in it stays refused, and the board stays as set.
+    assert c.say("TURN 10,10") == ["ERROR TURN 10,10: the game is over"]
+    assert c.say("BEGIN") == ["ERROR BEGIN needs an empty board: send RESTART or BOARD"]
+    reply = c.answers("BOARD", *black, *white, "DONE")
+    assert reply[0].startswith("ERROR BOARD: the opponent already has five in a row (0,12 to ")
+    assert c.state.ply == 11 and c.state.is_over()
+    # Both sides with five cannot be set up at all.
+    black_five = [f"{x},2,1" for x in range(5)]
+    both = c.say("YXBOARD", *black, *black_five, *white, "DONE")
+    assert both == ["ERROR YXBOARD: both sides have five in a row"]
+    assert c.state.ply == 11
+    # A position without a five still sets up and moves as before.
+    assert c.say("YXBOARD", *black, "0,0,2", "DONE") == []
+    assert not c.state.is_over()
+    assert MOVE.match(c.answers("TURN 14,14")[0])
+
+
+def test_a_board_of_more_lines_than_points_is_refused_without_keeping_them() -> None:
+    c = Conversation()
+    c.say("START 5")
+    reply = c.say("BOARD", *["0,0,1"] * 10_000, "DONE")
+    assert reply == ["ERROR BOARD: 10000 lines, more than the 5x5 board's 25 points"]
+    assert c.state.ply == 0
+    assert c.say("YXBOARD", "0,0,1", "DONE") == [] and c.state.ply == 1
+
+
+class RecordingReader(io.BytesIO):
+    """Input bytes that remember the longest piece handed out by one ``readline``."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(data)
+        self.longest = 0
+
+    def readline(self, size: int | None = -1, /) -> bytes:
+        piece = super().readline(size)
+        self.longest = max(self.longest, len(piece))
+        return piece
+
+
+def test_a_line_over_the_cap_is_an_error_and_skipped_without_holding_it() -> None:
+    source = RecordingReader(
+        b"START 15\n"
+        + b"X" * MAX_LINE_BYTES  # just within the cap: an unknown command
+        + b"\n"
+        + b"START "
+        + b"1" * (5 * MAX_LINE_BYTES)  # over it
+        + b"\nBOARD\n7,7,1\n"
+        + b"8,8,"
+        + b"2" * MAX_LINE_BYTES  # inside BOARD: DONE refuses the board
+        + b"\nDONE\nABOUT\n"
+    )
+    out = io.StringIO()
+    assert serve("easy", stdin=source, stdout=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "OK"
+    assert lines[1].startswith("UNKNOWN command 'XXX")
+    assert lines[2] == f"ERROR the line is longer than {MAX_LINE_BYTES:,} bytes; it is ignored"
+    assert lines[3] == (
+        f"ERROR BOARD line '(a line of more than {MAX_LINE_BYTES:,} bytes)': expected x,y,field"
+    )
+    assert lines[4].startswith('name="abgames"') and len(lines) == 5
+    assert source.longest <= MAX_LINE_BYTES + 1
+
+
+def test_endless_input_without_a_newline_is_read_in_bounded_pieces() -> None:
+    source = RecordingReader(bytes(16 * 1024 * 1024))  # /dev/zero, cut at 16 MB
+    out = io.StringIO()
+    assert serve("easy", stdin=source, stdout=out) == 0
+    expected = f"ERROR the line is longer than {MAX_LINE_BYTES:,} bytes; it is ignored"
+    assert out.getvalue().splitlines() == [expected]
+    assert source.longest <= MAX_LINE_BYTES + 1

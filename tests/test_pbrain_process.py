@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+import resource
+import select
 import subprocess
 import sys
 import time
@@ -13,6 +15,7 @@ import pytest
 from abgames.arena.engines import parse_engine_spec
 from abgames.arena.judge import FULL_BOARD, LINE_REASONS, GameTask, play_game
 from abgames.protocols.client import EngineCrashed, EngineProcess, GomocupClient
+from abgames.protocols.gomocup import MAX_LINE_BYTES
 
 BRAIN = [sys.executable, "-m", "abgames.commands.pbrain"]
 MOVE = re.compile(r"^\d+,\d+$")
@@ -125,3 +128,43 @@ def test_a_closed_stdout_ends_the_brain_quietly() -> None:
         timeout=60,
     )
     assert done.returncode == 0 and done.stderr == b"", done.stderr.decode()[-2000:]
+
+
+def test_endless_input_without_a_newline_is_answered_and_holds_no_memory() -> None:
+    """``pbrain < /dev/zero``: one ERROR, then reading on with memory that does not grow."""
+
+    def cap_memory() -> None:  # a runaway brain fails here instead of filling the machine
+        limit = 2 * 1024**3
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    with open("/dev/zero", "rb") as zeros:
+        process = subprocess.Popen(
+            [*BRAIN, "--level", "easy"],
+            stdin=zeros,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=cap_memory,
+        )
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        ready, _, _ = select.select([process.stdout], [], [], 60.0)
+        assert ready, "no answer within 60 s"
+        first = process.stdout.readline().decode("ascii")
+        assert first.startswith(f"ERROR the line is longer than {MAX_LINE_BYTES:,} bytes"), first
+        sizes = []
+        for _ in range(3):
+            time.sleep(0.5)
+            assert process.poll() is None, process.stderr.read().decode()[-2000:]
+            sizes.append(resident_kb(process.pid))
+        assert sizes[-1] - sizes[0] < 20_000, sizes  # kB: it reads on, holding nothing
+    finally:
+        process.kill()
+        process.wait()
+
+
+def resident_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError(f"no VmRSS for process {pid}")

@@ -17,7 +17,10 @@ Contract of ``Brain.handle``:
   listed is black (managers list the stones in move order), the brain is black on
   an empty board. Field 3 (continuous game) is refused with ``ERROR``.
   ``YXBOARD`` ... ``DONE`` (Yixin-Board, Rapfi) sets the same position without
-  moving and answers nothing (``ERROR`` if it cannot).
+  moving and answers nothing (``ERROR`` if it cannot); a position where one side
+  already has five is set up too, for the queries that do not move
+  (``YXSHOWFORBID``), while moving in it (``TURN``, ``BEGIN``) is refused.
+  More lines than the board has points are refused at ``DONE`` (and not kept).
 - ``INFO key value`` answers nothing; unknown keys are ignored. Times beyond
   ``MAX_TIME_MS`` are taken as ``MAX_TIME_MS``.
 - ``RESTART`` clears the board (``OK``); ``TAKEBACK x,y`` takes back the last
@@ -31,7 +34,9 @@ Contract of ``Brain.handle``:
   (points, INFO values). A line that is not UTF-8 answers ``ERROR``. Nothing else
   ever reaches stdout: an unexpected failure is reported as ``ERROR internal
   error`` (details on stderr when debugging). When stdout is gone (a closed
-  pipe) the brain ends quietly.
+  pipe) the brain ends quietly. ``serve`` reads a line of at most
+  ``MAX_LINE_BYTES``: a longer one answers ``ERROR`` and is skipped in pieces,
+  so endless input without a newline holds no more memory than that.
 
 Thinking happens in a worker thread watched by the main thread
 (``abgames.protocols.thinker``): when the move limit (see
@@ -110,6 +115,9 @@ TIME_INFO_KEYS = ("timeout_turn", "timeout_match", "time_left")
 MAX_TIME_MS = 2**31 - 1
 #: Echoed input (unknown commands, bad values) is cut to this many characters.
 MAX_ECHO_CHARS = 40
+#: A longer input line is answered ``ERROR`` and skipped, read in pieces of at most
+#: this size (endless input without a newline, ``pbrain < /dev/zero``, holds no more).
+MAX_LINE_BYTES = 64 * 1024
 #: A number longer than this (not counting leading zeros) is refused, not converted.
 MAX_NUMBER_DIGITS = 100
 #: Whitespace the protocol knows: ASCII only.
@@ -221,6 +229,7 @@ class Brain:
         self.max_nodes: int | None = None
         self.folder: str | None = None
         self._board_lines: list[str] | None = None
+        self._board_lines_dropped = 0  # beyond a point a line each: DONE refuses them
         self._board_command = "BOARD"  # or YXBOARD: set the position without moving
         self._answered = threading.Lock()
         self._handlers: dict[str, Callable[[str], None]] = {
@@ -268,7 +277,7 @@ class Brain:
                 self._run(self._board_done, "")
                 return True
             if command not in COMMANDS:
-                self._board_lines.append(text)
+                self._keep_board_line(text)
                 return True
             self._board_lines = None
             self.send(f"ERROR {self._board_command} ended without DONE; the board is unchanged")
@@ -280,6 +289,25 @@ class Brain:
             return True
         self._run(handler, rest.strip(ASCII_SPACE))
         return True
+
+    def refuse_long_line(self) -> None:
+        """A line longer than ``MAX_LINE_BYTES``, skipped by the reader unread.
+
+        It answers ``ERROR``; inside ``BOARD`` it is kept as a line ``DONE`` refuses.
+        """
+        if self._board_lines is not None:
+            self._keep_board_line(f"(a line of more than {MAX_LINE_BYTES:,} bytes)")
+            return
+        self.send(f"ERROR the line is longer than {MAX_LINE_BYTES:,} bytes; it is ignored")
+
+    def _keep_board_line(self, text: str) -> None:
+        """Keep a ``BOARD`` line, up to one a point of the board; count the rest."""
+        assert self._board_lines is not None
+        size = self.state.size if self.state is not None else MAX_SIZE
+        if len(self._board_lines) < size * size:
+            self._board_lines.append(text)
+        else:
+            self._board_lines_dropped += 1
 
     def _run(self, handler: Callable[[str], None], argument: str) -> None:
         try:
@@ -383,23 +411,34 @@ class Brain:
         self._need_state()
         self._board_command = "BOARD"
         self._board_lines = []
+        self._board_lines_dropped = 0
 
     def _yxboard(self, argument: str) -> None:
         self._need_state()
         self._board_command = "YXBOARD"
         self._board_lines = []
+        self._board_lines_dropped = 0
 
     def _board_done(self, argument: str) -> None:
         lines, self._board_lines = self._board_lines or [], None
         command = self._board_command
-        rebuilt = self._set_up(command, lines)
-        if command == "YXBOARD":
-            self.state = rebuilt
+        state = self._need_state()
+        if self._board_lines_dropped:
+            raise ProtocolError(
+                f"{command}: {len(lines) + self._board_lines_dropped} lines, "
+                f"more than the {state.size}x{state.size} board's {state.size**2} points"
+            )
+        if command == "YXBOARD":  # set up even a finished game: YXSHOWFORBID asks of any
+            self.state = self._set_up(command, lines, finished=True)
             return
-        self._answer_or_restore(self._need_state(), rebuilt)
+        self._answer_or_restore(state, self._set_up(command, lines, finished=False))
 
-    def _set_up(self, command: str, lines: list[str]) -> Gomoku:
-        """The position the ``x,y,field`` lines describe, the brain to move (see the module doc)."""
+    def _set_up(self, command: str, lines: list[str], *, finished: bool) -> Gomoku:
+        """The position the ``x,y,field`` lines describe, the brain to move (see the module doc).
+
+        A position where one side already has five in a row is refused unless
+        ``finished`` allows it (moving in it is refused then, by ``TURN`` and ``BEGIN``).
+        """
         state = self._need_state()
         own: list[Move] = []
         opponent: list[Move] = []
@@ -436,7 +475,7 @@ class Brain:
         except IllegalMoveError:
             raise ProtocolError(f"{command}: both sides have five in a row") from None
         outcome = rebuilt.outcome()
-        if outcome is not None and outcome.winner is not None:
+        if outcome is not None and outcome.winner is not None and not finished:
             ends = " to ".join(
                 "{},{}".format(*rebuilt.xy(p)) for p in (outcome.line[0], outcome.line[-1])
             )
@@ -578,6 +617,18 @@ class LineWriter:
             pass  # not a real file (a test's buffer), or already gone
 
 
+def _skip_rest_of_line(source: BinaryIO | TextIO) -> None:
+    """Read past the next newline (or to the end of input), ``MAX_LINE_BYTES`` at a time."""
+    while True:
+        piece = source.readline(MAX_LINE_BYTES)
+        if not piece or _ends_line(piece):
+            return
+
+
+def _ends_line(piece: bytes | str) -> bool:
+    return piece.endswith(b"\n") if isinstance(piece, bytes) else piece.endswith("\n")
+
+
 def serve(
     level: str | None = None,
     *,
@@ -603,9 +654,13 @@ def serve(
     writer = LineWriter(stdout if stdout is not None else sys.stdout)
     brain = Brain(build, writer, debug=debug)
     while source is not None and not writer.closed.is_set():
-        line = source.readline()
+        line = source.readline(MAX_LINE_BYTES + 1)
         if not line:
             break
+        if len(line) > MAX_LINE_BYTES and not _ends_line(line):
+            brain.refuse_long_line()
+            _skip_rest_of_line(source)
+            continue
         alive = brain.handle_bytes(line) if isinstance(line, bytes) else brain.handle(line)
         if not alive:
             break
