@@ -12,12 +12,14 @@ import pytest
 from abgames.ai.connect4 import book as book_module
 from abgames.ai.connect4.book import Book, BookError, dumps, load, load_default_book, loads
 from abgames.ai.connect4.book_builder import WORK_FILE, book_tree, build
+from abgames.ai.connect4.heuristic import ConnectFourEvaluation
 from abgames.ai.connect4.kernel import INVALID_MOVE
 from abgames.ai.connect4.perfect import PerfectPlayer, choose_column
 from abgames.ai.connect4.solver import Position, Solver, canonical_key
 from abgames.ai.levels import make_player
 from abgames.ai.player import SearchPlayer
 from abgames.games.connect4 import ConnectFour
+from abgames.search import AlphaBeta, Limit, SearchOptions
 from abgames.search.result import NOT_SOLVED
 
 #: A middle-game position (18 discs) whose book builds in a few seconds.
@@ -199,10 +201,25 @@ def test_levels_perfect_is_the_solver_and_the_others_the_heuristic() -> None:
         assert isinstance(make_player("connect4", level), SearchPlayer)
 
 
-def test_other_board_sizes_fall_back_to_the_reference_engine() -> None:
+@pytest.mark.parametrize(
+    ("moves", "only_move"),
+    [("112233", 3), ("11223", 3)],  # 4 (index 3) wins the bottom row / blocks it
+)
+def test_other_board_sizes_fall_back_to_the_reference_engine(moves: str, only_move: int) -> None:
+    """On 5x4 the player answers with the reference engine: the same move and score as
+    that engine searched to the same depth, and the one move that does not lose."""
+    state = ConnectFour.from_notation(moves, width=5, height=4)
     player = PerfectPlayer(book=None, strategy=None, fallback_seconds=0.3)
-    result = player.choose(ConnectFour.from_notation("1234", width=5, height=4))
-    assert result.move in range(5)
+    result = player.choose(state)
+    assert result.move == only_move
+    assert result.solved or result.note == NOT_SOLVED
+    reference = AlphaBeta(ConnectFourEvaluation(), SearchOptions())
+    *_, expected = reference.search(state.copy(), Limit(depth=result.depth))
+    assert (result.move, result.score, result.depth) == (
+        expected.move,
+        expected.score,
+        expected.depth,
+    )
 
 
 def test_a_position_too_hard_for_the_node_limit_falls_back() -> None:
