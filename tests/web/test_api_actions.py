@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from api_support import SLOW_LEVEL, client, create, wait_for
+from api_support import SLOW_LEVEL, WAIT_S, client, create, wait_for
 from fastapi.testclient import TestClient
+
+from abgames.ui.web.state_view import MOVE
 
 
 @pytest.fixture(scope="module")
@@ -109,27 +113,76 @@ def test_hint_is_refused_when_there_is_nothing_to_hint(c: TestClient) -> None:
     c.post(url(game_id, "control"), json={"action": "pause"}, headers=headers)
 
 
-def test_ai_vs_ai_pause_step_resume_and_delay(c: TestClient) -> None:
+def test_ai_vs_ai_pause_step_resume_and_delay(
+    c: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pause, step and resume, followed by events of the scheduler, not by waiting.
+
+    A paused game has no search in the pool and no timer to start one (the only ways
+    an AI move gets played); an answer that arrives after the pause is dropped; a step
+    submits one search and plays its one move.
+    """
+    service = c.app.state.service  # type: ignore[attr-defined]
+    scheduler, pool = service.ai, service.pool
     game_id, headers, _ = create(c, game="tictactoe", mode="ai-ai", level="perfect")
     state = c.post(url(game_id, "control"), json={"action": "pause"}, headers=headers).json()
-    assert state["paused"] and state["status"] in ("paused", "over")
+    assert state["paused"] and state["status"] == "paused"
     played = len(state["moves"])
-    time.sleep(0.2)
+    live = service._live[game_id]
+
+    def idle() -> bool:
+        return pool.job_of(game_id) is None and live.timer is None
+
+    assert idle()
+
+    searches: list[str] = []  # the searches submitted for the game
+    gate = {"armed": False}
+    entered, release, finished, moved = (threading.Event() for _ in range(4))
+    submit, finish, after_move = scheduler.submit, scheduler._finished, scheduler._after_ai_move
+
+    def recorded_submit(game: Any, purpose: str, level: str) -> None:
+        if game.id == game_id:
+            searches.append(purpose)
+        submit(game, purpose, level)
+
+    async def gated_finish(game: Any, purpose: str, *rest: Any) -> None:
+        if game.id == game_id and purpose == MOVE and gate["armed"]:
+            gate["armed"] = False
+            entered.set()
+            await asyncio.to_thread(release.wait, WAIT_S)
+        await finish(game, purpose, *rest)
+        if game.id == game_id:
+            finished.set()
+
+    def noted_after_move(game: Any) -> None:
+        after_move(game)
+        if game.id == game_id:
+            moved.set()
+
+    monkeypatch.setattr(scheduler, "submit", recorded_submit)
+    monkeypatch.setattr(scheduler, "_finished", gated_finish)
+    monkeypatch.setattr(scheduler, "_after_ai_move", noted_after_move)
+
+    # An answer that comes back after the pause is not played.
+    gate["armed"] = True
+    c.post(url(game_id, "control"), json={"action": "resume"}, headers=headers)
+    assert entered.wait(WAIT_S), "the resumed game started no search"
+    paused = c.post(url(game_id, "control"), json={"action": "pause"}, headers=headers).json()
+    assert paused["paused"] and len(paused["moves"]) == played
+    release.set()
+    assert finished.wait(WAIT_S)
     assert len(c.get(url(game_id), headers=headers).json()["moves"]) == played
-    if state["status"] == "over":
-        c.post(url(game_id, "new"), headers=headers)
-        played = 0
+    assert idle() and searches == [MOVE] and not moved.is_set()
+
+    # One step: one search, one move, and the game is paused again.
+    searches.clear()
     stepped = c.post(url(game_id, "control"), json={"action": "step"}, headers=headers)
     assert stepped.status_code == 200, stepped.text
-    # The game stays paused while the stepped move is chosen: wait for the move.
-    deadline = time.monotonic() + 10
-    state = wait_for(c, game_id, headers, "paused")
-    while len(state["moves"]) == played and time.monotonic() < deadline:
-        time.sleep(0.02)
-        state = wait_for(c, game_id, headers, "paused")
-    assert len(state["moves"]) == played + 1
-    time.sleep(0.2)  # and one step is one move
-    assert len(c.get(url(game_id), headers=headers).json()["moves"]) == played + 1
+    assert moved.wait(WAIT_S), "the stepped move was not played"
+    state = c.get(url(game_id), headers=headers).json()
+    assert len(state["moves"]) == played + 1 and state["status"] == "paused"
+    assert idle() and searches == [MOVE]
+
     state = c.post(
         url(game_id, "control"), json={"action": "resume", "delay_ms": 10}, headers=headers
     ).json()

@@ -2,9 +2,11 @@
 
 ``AIScheduler.ensure_ai`` starts the AI's search whenever the AI is to move and
 nothing runs for the game; a full queue retries a second later. The answer is played
-only if the position is still the one searched; AI-vs-AI games play on, ``delay_ms``
-apart, while someone watches. Hints are pool jobs of the same game (purpose ``HINT``).
-Every job counts against the share of the client that last asked for the game.
+only if the position is still the one searched, and in a paused AI-vs-AI game only
+if it was a step (an answer that comes back after the pause is dropped); AI-vs-AI
+games play on, ``delay_ms`` apart, while someone watches. Hints are pool jobs of the
+same game (purpose ``HINT``). Every job counts against the share of the client that
+last asked for the game.
 """
 
 from __future__ import annotations
@@ -109,6 +111,7 @@ class AIScheduler:
         """Put the game's search (``MOVE`` or ``HINT``) in the pool; ``QueueFullError``."""
         version = live.stored.version
         base = live.match.state.copy()
+        stepped = live.stored.paused  # a move searched in a paused game: a step
 
         def on_progress(result: SearchResult) -> None:
             publish(live, "progress", views.progress_of(base, result))
@@ -121,7 +124,7 @@ class AIScheduler:
 
         def on_done(result: SearchResult | None, error: str | None) -> None:
             task = asyncio.get_running_loop().create_task(
-                self._finished(live, purpose, version, base, result, error)
+                self._finished(live, purpose, version, base, result, error, stepped)
             )
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -149,6 +152,7 @@ class AIScheduler:
         base: GameState,
         result: SearchResult | None,
         error: str | None,
+        stepped: bool = False,
     ) -> None:
         if purpose == HINT:
             self._hint_finished(live, version, base, result, error)
@@ -158,6 +162,8 @@ class AIScheduler:
             if (now.ply, now.key) != (base.ply, base.key) or not live.match.ai_to_move:
                 return  # the position changed after this search began (a pace change
                 # bumps the version but keeps the position, and the answer)
+            if live.stored.paused and not stepped:
+                return  # paused after this search began: its answer came too late
             if result is None or result.move is None:
                 live.message = f"The AI failed: {error or 'no move found'}"
                 publish(live, "state", state_of(live, self.pool))
