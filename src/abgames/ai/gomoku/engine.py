@@ -4,7 +4,8 @@
 it first looks for a forced win (a five, then VCF, then VCT at the root, within
 ``SOLVER_TIME_SHARE`` of a timed budget), then yields one ``SearchResult`` per
 completed alpha-beta depth (and, when the clock cuts an iteration short after a
-root move beat the previous best, that move). When ``defence_vct_depth`` is set,
+root move beat the previous best, that move, with its line and the root scores of
+the moves that depth finished: what ``why`` and the heat map show). When ``defence_vct_depth`` is set,
 each iteration's best move is checked as it is found: if the opponent then wins by
 VCT it leaves the root, and the next iterations choose among the others. Last, the
 chosen move is checked (unless it already was): if it loses so, the next root moves
@@ -415,15 +416,24 @@ class GomokuEngine:
             best = ks.search_root(board, tables, depth, root, scores)
             if tables.stats[ks.S_ABORTED]:
                 if last is not None and best != 0:
-                    # A move searched to the full new depth beat the last best: trust it.
+                    # A move searched to the full new depth beat the last best: trust it,
+                    # with its line and the scores of the root moves this depth finished
+                    # (the last best's among them, exact: it is searched first).
                     move = self._point(int(root[best]))
+                    pv = tuple(self._point(int(c)) for c in tables.pv[0, : tables.pv_length[0]])
+                    finished = {
+                        self._point(int(c)): int(s)
+                        for c, s in zip(root, scores, strict=True)
+                        if s > -WIN - 1
+                    }
                     last = self._result(
                         start,
                         tables,
                         move=move,
                         score=int(scores[best]),
                         depth=depth,
-                        pv=(move,),
+                        pv=pv if pv and pv[0] == move else (move,),
+                        root_scores=finished,
                         complete=False,
                     )
                     yield last
