@@ -216,7 +216,7 @@ def test_a_perfect_move_that_was_not_solved_says_so_with_the_whole_wait() -> Non
     analysis = session.analysis()
     assert analysis is not None and analysis.fell_back
     assert NOT_SOLVED in analysis_details(analysis)
-    assert analysis_caption(analysis).startswith("Red's view before its move 7")
+    assert analysis_caption(analysis).startswith("Red's view before its move in column 7: ")
 
 
 def test_a_hint_at_perfect_that_was_not_solved_says_so() -> None:

@@ -311,10 +311,10 @@ def test_why_after_a_solved_search_lists_solved_scores_only() -> None:
     assert_clean(result)
     assert "O (AI) plays b3" in result.stdout
     candidates = next(
-        line for line in result.stdout.splitlines() if line.startswith("Best candidates")
+        line for line in result.stdout.splitlines() if line.startswith("Best candidate")
     )
     assert candidates == (
-        "Best candidates: b3 wins in 1 move (3 other moves were not searched to the end)"
+        "Best candidate: b3 wins in 1 move (3 other moves were not searched to the end)"
     )
 
 

@@ -55,6 +55,16 @@ def gui_refused_reason() -> str | None:
     return "there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)"
 
 
+def unknown_ui_note() -> str | None:
+    """A line for an ``ABGAMES_UI`` that is neither ``gui`` nor ``terminal``, or ``None``."""
+    value = os.environ.get("ABGAMES_UI", "").strip()
+    if not value or value.lower() in ("gui", "terminal"):
+        return None
+    from abgames.games.numbers import clip
+
+    return f"abgames: ABGAMES_UI={clip(value)!r} is neither gui nor terminal; ignored"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -63,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if run is None:
             from abgames.ui.desktop import run_if_possible
 
+            note = unknown_ui_note()
+            if note:
+                print(note, file=sys.stderr)
             reason = gui_refused_reason()
             if reason:
                 print(f"abgames: ABGAMES_UI=gui, but {reason}; using the terminal", file=sys.stderr)

@@ -365,7 +365,8 @@ def analysis_text(state: ConnectFour, scores: list[int]) -> str:
         marker = "  <- best" if score == best else ""
         lines.append(f"  column {column + 1}: {describe(score)}{marker}")
     plies = plies_to_end(best, state.ply)
-    lines.append(f"With perfect play the game ends in {plies} more moves (plies).")
+    moves = "move (ply)" if plies == 1 else "moves (plies)"
+    lines.append(f"With perfect play the game ends in {plies} more {moves}.")
     return "\n".join(lines)
 
 

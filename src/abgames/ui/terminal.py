@@ -54,6 +54,11 @@ MOVE_EXAMPLES = {
 }
 
 #: The commands that read what follows them; the others refuse extra words.
+#: Words that leave, at the game prompt and at every menu question.
+QUIT_WORDS = frozenset({"quit", "exit", "q"})
+#: The help line of ``forbidden``, listed for Gomoku only.
+FORBIDDEN_HELP = "  forbidden    list black's forbidden points (Renju)\n"
+
 COMMANDS_WITH_ARGUMENT = frozenset({"save", "load", "undo"})
 
 #: Said when keys typed during a search were thrown away (see ``held_typing``).
@@ -176,7 +181,6 @@ def explain(match: Match) -> str:
 
 def _candidates_line(state: GameState, result: SearchResult) -> str:
     """``Best candidates: b2 draw, ...``; a solved search lists solved scores only."""
-    kind = "" if result.root_scores_exact else " (others are upper bounds)"
     if result.solved:
         candidates = result.solved_candidates(WHY_CANDIDATES)
     else:
@@ -184,7 +188,11 @@ def _candidates_line(state: GameState, result: SearchResult) -> str:
     ranked = ", ".join(
         f"{state.format_move(m)} {describe(s, solved=result.solved)}" for m, s in candidates
     )
-    line = f"Best candidates{kind}: {ranked}"
+    if len(candidates) == 1:
+        line = f"Best candidate: {ranked}"
+    else:
+        kind = "" if result.root_scores_exact else " (others are upper bounds)"
+        line = f"Best candidates{kind}: {ranked}"
     unsolved = len(result.heuristic_moves) if result.solved else 0
     if unsolved:
         moves = "move was" if unsolved == 1 else "moves were"
@@ -366,7 +374,10 @@ class Session:
         raise Quit
 
     def cmd_help(self, _: str) -> None:
-        self.console.say(HELP_TEXT.format(example=MOVE_EXAMPLES[self.match.game]))
+        text = HELP_TEXT.format(example=MOVE_EXAMPLES[self.match.game])
+        if self.match.game != "gomoku":
+            text = text.replace(FORBIDDEN_HELP, "")
+        self.console.say(text)
 
     def cmd_undo(self, argument: str) -> None:
         """``undo`` takes back one turn, ``undo N`` N turns (as many as there are)."""
@@ -474,7 +485,7 @@ def choose(console: Console, question: str, options: list[str], default: str) ->
             return options[number - 1]
         if answer in options:
             return answer
-        console.say(f"Please choose one of: {', '.join(options)}.")
+        console.say(f"Please choose one of: {', '.join(options)} (or quit).")
 
 
 def ask_number(console: Console, question: str, low: int, high: int, default: int) -> int:
@@ -487,6 +498,8 @@ def ask_number(console: Console, question: str, low: int, high: int, default: in
             return number
         console.say(f"Please type a whole number from {low} to {high}.")
 
+        if answer in QUIT_WORDS:
+            raise Quit
 
 def menu_match(console: Console) -> Match:
     """Ask game, mode, who moves first, level and (for Gomoku) rule and size."""
@@ -500,6 +513,8 @@ def menu_match(console: Console) -> Match:
         level = choose(console, "Level?", list(LEVELS[game]), level)
     options: dict[str, object] = {}
     if game == "gomoku":
+        if answer.lower() in QUIT_WORDS:
+            raise Quit
         from abgames.games.gomoku import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, Rule
 
         options["rule"] = choose(console, "Rule?", [r.value for r in Rule], "freestyle")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from tkinter import filedialog, ttk
 
 from abgames.ai.levels import make_player
-from abgames.games import Gomoku, Move
+from abgames.games import ConnectFour, Gomoku, Move
 from abgames.games.gomoku import Rule
 from abgames.match import SaveFileError
 from abgames.search.score import describe
@@ -490,7 +490,11 @@ def analysis_caption(analysis: Analysis) -> str:
     viewer = base.player_names[analysis.viewer]
     if analysis.is_hint:
         return f"Hint for {viewer}: {viewer}'s score for each move now."
-    played = "" if analysis.played is None else f" {base.format_move(analysis.played)}"
+    played = ""
+    if analysis.played is not None:
+        # Connect Four's moves are bare column numbers: "its move 5" read as a move count.
+        column = " in column" if isinstance(base, ConnectFour) else ""
+        played = f"{column} {base.format_move(analysis.played)}"
     return f"{viewer}'s view before its move{played}: its scores for the moves still open."
 
 
