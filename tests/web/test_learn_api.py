@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from api_support import SLOW_LEVEL, create, wait_for
 from api_support import client as client_of
 from fastapi.testclient import TestClient
 
+from abgames.cli import main as cli_main
 from abgames.match import new_state
 from abgames.ui.web import learn_work
 from abgames.ui.web.app import WebSettings, create_app
@@ -45,6 +47,26 @@ def test_meta_lists_games_methods_and_caps(client: TestClient) -> None:
         "deepening",
     ]
     assert meta["max_nodes"]["max"] >= meta["max_nodes"]["default"]
+
+
+def test_the_command_line_and_the_page_share_their_teaching_defaults(
+    client: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The same request without a depth or a node cap gives the same figures either way.
+    meta = client.get("/api/learn/meta").json()
+    for game, moves in (("connect4", ["4", "4"]), ("tictactoe", ["b2", "a1"])):
+        assert cli_main(["experiment", "pruning", game, *moves, "--json"]) == 0
+        from_cli = json.loads(capsys.readouterr().out)
+        body = {"game": game, "moves": moves}
+        from_page = client.post("/api/learn/experiment", json=body).json()
+        default = meta["games"][game]["experiment_depth"]["default"]
+        assert from_page["depth"] == from_cli["depth"] == default, game
+        nodes = [[row["nodes"] for row in figures["rows"]] for figures in (from_page, from_cli)]
+        assert nodes[0] == nodes[1], game
+    assert cli_main(["experiment", "trace", "connect4", "--format", "json"]) == 0
+    from_cli = json.loads(capsys.readouterr().out)
+    from_page = client.post("/api/learn/trace", json={"game": "connect4"}).json()["trace"]
+    assert from_page["max_nodes"] == from_cli["max_nodes"] == meta["max_nodes"]["default"]
 
 
 def test_position_gives_cells_and_click_targets(client: TestClient) -> None:

@@ -15,13 +15,14 @@ from typing import Any
 from abgames.arguments import integer
 from abgames.games import GAMES, GameState, IllegalMoveError, NotationError
 from abgames.learn import (
-    DEFAULT_DEPTHS,
+    EXPERIMENT_DEPTHS,
     TRACE_DEPTHS,
+    TRACE_MAX_NODES,
     evaluation_for,
     experiment_json,
 )
 from abgames.search.experiment import METHODS, ExperimentRow, run_pruning_experiment
-from abgames.search.trace import DEFAULT_MAX_NODES, format_dot, format_text, run_trace
+from abgames.search.trace import format_dot, format_text, run_trace
 
 __all__ = ["evaluation_for", "format_table", "register"]
 
@@ -75,8 +76,8 @@ def register(subparsers: Any) -> None:
     trace.add_argument(
         "--max-nodes",
         type=integer,
-        default=DEFAULT_MAX_NODES,
-        help=f"stop the trace after this many nodes (default {DEFAULT_MAX_NODES:,})",
+        default=TRACE_MAX_NODES,
+        help=f"stop the trace after this many nodes (default {TRACE_MAX_NODES:,})",
     )
     trace.set_defaults(run=run_trace_command)
 
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     state = _position(args)
     if state is None:
         return 2
-    depth = args.depth if args.depth is not None else DEFAULT_DEPTHS[args.game]
+    depth = args.depth if args.depth is not None else EXPERIMENT_DEPTHS[args.game]
     rows = run_pruning_experiment(state, evaluation_for(args.game), depth)
     agreed = all(row.agrees for row in rows)
     if args.json:

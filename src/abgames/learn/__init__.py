@@ -6,11 +6,12 @@ a tiny game. The names front-ends use are importable from here.
 """
 
 from abgames.learn.defaults import (
-    DEFAULT_DEPTHS,
+    EXPERIMENT_DEPTHS,
     EXPERIMENT_TIME_LIMIT_S,
     GOMOKU_EXPERIMENT_BEAM,
     MAX_EXPERIMENT_NODES,
     TRACE_DEPTHS,
+    TRACE_MAX_NODES,
     evaluation_for,
     experiment_json,
 )
@@ -23,13 +24,14 @@ from abgames.learn.textbook import (
 )
 
 __all__ = [
-    "DEFAULT_DEPTHS",
+    "EXPERIMENT_DEPTHS",
     "EXPERIMENT_TIME_LIMIT_S",
     "GOMOKU_EXPERIMENT_BEAM",
     "LEAF_VALUES",
     "MAX_EXPERIMENT_NODES",
     "TEXTBOOK_DEPTH",
     "TRACE_DEPTHS",
+    "TRACE_MAX_NODES",
     "LeafValues",
     "TextbookTree",
     "evaluation_for",

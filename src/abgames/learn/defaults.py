@@ -19,9 +19,16 @@ from abgames.search.evaluation import Evaluation
 from abgames.search.experiment import METHODS, ExperimentRow
 from abgames.search.trace import value_text
 
-#: Depth used by the pruning experiment when none is given: the whole game for
-#: tic-tac-toe, a few plies elsewhere.
-DEFAULT_DEPTHS: dict[str, int | None] = {"tictactoe": None, "connect4": 5, "gomoku": 2}
+# The teaching defaults: ``abgames experiment`` and the /learn page (its meta and its
+# API) both take these, so the same request shows the same figures in either.
+#: Depth of the pruning experiment when none is given: the whole game (``None``, no
+#: horizon) for tic-tac-toe, a few plies elsewhere.
+EXPERIMENT_DEPTHS: dict[str, int | None] = {
+    "tictactoe": None,
+    "connect4": 5,
+    "gomoku": 2,
+    "textbook": TEXTBOOK_DEPTH,
+}
 #: Depth of a trace when none is given: a tree a class can read. ``textbook`` is the
 #: textbook's tree (``learn.textbook``), searched to its leaves.
 TRACE_DEPTHS: dict[str, int] = {
@@ -30,6 +37,8 @@ TRACE_DEPTHS: dict[str, int] = {
     "gomoku": 2,
     "textbook": TEXTBOOK_DEPTH,
 }
+#: Nodes a trace may hold when no cap is given (``--max-nodes``, the page's "Node cap").
+TRACE_MAX_NODES = 1_500
 #: How many candidate points the Gomoku experiments search at each node.
 GOMOKU_EXPERIMENT_BEAM = 8
 #: The pruning experiment's minimax (the largest of its searches) may visit this many

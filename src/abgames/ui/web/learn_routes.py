@@ -17,15 +17,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from abgames.learn import TRACE_DEPTHS
+from abgames.learn import EXPERIMENT_DEPTHS, TRACE_DEPTHS, TRACE_MAX_NODES
 from abgames.search.experiment import METHODS
 from abgames.ui.web.clients import client_key
 from abgames.ui.web.errors import BadInput, Busy, WebError
 from abgames.ui.web.jobs import LearnSpec
 from abgames.ui.web.learn_work import (
-    DEFAULT_MAX_NODES,
     EXPERIMENT,
-    EXPERIMENT_DEPTHS,
     LEARN_ERROR,
     LEARN_OPTIONS,
     MAX_EXPERIMENT_DEPTHS,
@@ -78,7 +76,7 @@ class TraceRequest(PositionRequest):
     method: Annotated[str, Field(max_length=MAX_NAME, description=", ".join(METHODS))] = "alphabeta"
     depth: Annotated[int | None, Field(description="plies to search (default: per game)")] = None
     max_nodes: Annotated[int, Field(description=f"nodes the trace may hold (1..{MAX_NODES})")] = (
-        DEFAULT_MAX_NODES
+        TRACE_MAX_NODES
     )
 
 
@@ -107,7 +105,7 @@ async def read_meta() -> dict[str, Any]:
             for game, default in TRACE_DEPTHS.items()
         },
         "methods": [{"key": key, "label": label} for key, label in METHODS.items()],
-        "max_nodes": {"min": 1, "max": MAX_NODES, "default": DEFAULT_MAX_NODES},
+        "max_nodes": {"min": 1, "max": MAX_NODES, "default": TRACE_MAX_NODES},
     }
 
 

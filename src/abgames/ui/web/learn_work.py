@@ -33,7 +33,6 @@ MAX_TRACE_DEPTHS = {"tictactoe": 9, "connect4": 8, "gomoku": 4, "textbook": TEXT
 MIN_DEPTHS = {"textbook": TEXTBOOK_DEPTH}
 #: Deepest pruning experiment per game, and its default.
 MAX_EXPERIMENT_DEPTHS = {"tictactoe": 9, "connect4": 6, "gomoku": 3, "textbook": TEXTBOOK_DEPTH}
-EXPERIMENT_DEPTHS = {"tictactoe": 9, "connect4": 4, "gomoku": 2, "textbook": TEXTBOOK_DEPTH}
 #: Board options the page starts from ("small boards" for Gomoku).
 LEARN_OPTIONS: dict[str, dict[str, Any]] = {
     "tictactoe": {},
@@ -55,7 +54,6 @@ OPTION_CHOICES: dict[str, dict[str, Any]] = {
     },
     "textbook": {},
 }
-DEFAULT_MAX_NODES = 1500
 MAX_NODES = 5000
 TRACE_TIME_LIMIT_S = 15.0
 #: An experiment whose estimated minimax tree is this many times the node cap is
@@ -96,8 +94,13 @@ def searchable(state: GameState) -> None:
         raise BadInput("the game is over in that position: there is nothing to search")
 
 
-def depth_of(game: str, depth: int | None, limits: dict[str, int], default: int) -> int:
+def depth_of(
+    game: str, depth: int | None, limits: dict[str, int], default: int | None
+) -> int | None:
+    """The depth asked for, else ``default`` (``None``: to the end of the game), checked."""
     chosen = default if depth is None else depth
+    if chosen is None:
+        return None
     lowest = MIN_DEPTHS.get(game, 1)
     if not lowest <= chosen <= limits[game]:
         if lowest == limits[game]:
@@ -195,10 +198,12 @@ def estimate_experiment_nodes(state: GameState, depth: int) -> int:
     return total
 
 
-def check_experiment_size(state: GameState, depth: int) -> None:
+def check_experiment_size(state: GameState, depth: int | None) -> None:
     """``BadInput`` for an experiment far past the node cap (refused before it runs)."""
     if isinstance(state, TextbookTree):
         return
+    if depth is None:  # to the end of the game: at most the game's deepest experiment
+        depth = MAX_EXPERIMENT_DEPTHS[state.name]
     if estimate_experiment_nodes(state, depth) > MAX_EXPERIMENT_NODES * ESTIMATE_MARGIN:
         raise BadInput(
             f"minimax would visit more than {MAX_EXPERIMENT_NODES:,} positions here "
@@ -221,7 +226,7 @@ def run_learn(op: str, request: dict[str, Any]) -> dict[str, Any]:
 def _run_learn(op: str, request: dict[str, Any]) -> dict[str, Any]:
     state = position_of(request["game"], request["options"], request["moves"])
     evaluation = evaluation_for(request["game"])
-    depth: int = request["depth"]
+    depth: int | None = request["depth"]
     if op == TRACE:
         trace = run_trace(
             state,
