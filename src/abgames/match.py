@@ -10,10 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import secrets
-import stat
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +17,7 @@ from typing import Any
 
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS, make_player
 from abgames.ai.player import AIPlayer
+from abgames.files import FileTooLargeError, read_bytes, write_atomically
 from abgames.games import GAMES, GameState, IllegalMoveError, Move, NotationError
 from abgames.games.numbers import clip
 from abgames.search.result import SearchResult
@@ -319,19 +316,18 @@ class Match:
         source = Path(path)
         shown = _shown_path(source)
         try:
-            with open(source, "rb") as handle:
-                data = handle.read(MAX_SAVE_BYTES + 1)
+            data = read_bytes(source, MAX_SAVE_BYTES)
         except FileNotFoundError:
             raise SaveFileError(f"there is no file {shown}") from None
+        except FileTooLargeError:
+            raise SaveFileError(
+                f"{shown} is not a saved game (over {MAX_SAVE_BYTES:,} bytes; "
+                "a saved game is a few kilobytes)"
+            ) from None
         except OSError as error:
             raise SaveFileError(f"cannot read {shown}: {error.strerror or error}") from None
         except ValueError as error:  # a NUL in the name
             raise SaveFileError(f"cannot read {shown}: {error}") from None
-        if len(data) > MAX_SAVE_BYTES:
-            raise SaveFileError(
-                f"{shown} is not a saved game (over {MAX_SAVE_BYTES:,} bytes; "
-                "a saved game is a few kilobytes)"
-            )
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -360,8 +356,6 @@ SAVED_OPTIONS: dict[str, dict[str, type]] = {
     "connect4": {"width": int, "height": int},
     "gomoku": {"size": int, "rule": str},
 }
-#: Temporary files older than this (seconds) are leftovers of a killed save.
-STALE_TEMPORARY_AGE = 60.0
 _TYPE_WORDS = {int: "a whole number", str: "a string"}
 
 
@@ -454,86 +448,6 @@ def _checked_seat(index: int, kind: object, level: object, game: str) -> Seat:
             f"({', '.join(LEVELS[game])})"
         )
     return Seat(kind, level if kind == AI else None)
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace the file at ``path`` by one holding ``data``, atomically: a temporary
-    file beside it, synced, renamed over it, the folder synced. A symbolic link is
-    written through; an existing file keeps its permissions; leftovers of killed
-    writes are removed. ``OSError`` on failure (no temporary file is left)."""
-    target = Path(os.path.realpath(path))
-    directory = target.parent
-    _remove_stale_temporaries(directory, target.name)
-    try:
-        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
-    except FileNotFoundError:
-        mode = None
-    temporary, descriptor = _create_temporary(directory, target.name)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            if mode is not None:
-                os.chmod(handle.fileno(), mode)
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    _sync_directory(directory)
-
-
-def _temporary_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(rf"\.{re.escape(name)}\.[0-9a-f]{{16}}\.tmp")
-
-
-def _create_temporary(directory: Path, name: str) -> tuple[Path, int]:
-    """A new file ``.NAME.<16 hex digits>.tmp`` in ``directory``, open for writing."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    while True:
-        temporary = directory / f".{name}.{secrets.token_hex(8)}.tmp"
-        try:
-            return temporary, os.open(temporary, flags, 0o666)
-        except FileExistsError:
-            continue
-
-
-def _remove_stale_temporaries(directory: Path, name: str) -> None:
-    """Remove our own leftover temporary files of ``name`` from killed saves.
-
-    Only regular files named as ``_create_temporary`` names them, owned by this
-    user and older than ``STALE_TEMPORARY_AGE`` (a save running now is younger).
-    """
-    pattern = _temporary_pattern(name)
-    now = time.time()
-    try:
-        entries = list(os.scandir(directory))
-    except OSError:
-        return
-    for entry in entries:
-        if not pattern.fullmatch(entry.name):
-            continue
-        try:
-            info = entry.stat(follow_symlinks=False)
-            ours = not hasattr(os, "getuid") or info.st_uid == os.getuid()
-            if stat.S_ISREG(info.st_mode) and ours and now - info.st_mtime > STALE_TEMPORARY_AGE:
-                os.unlink(entry.path)
-        except OSError:
-            continue
-
-
-def _sync_directory(directory: Path) -> None:
-    """Make a rename in ``directory`` durable (where the system allows it)."""
-    try:
-        descriptor = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
 
 
 def levels_of(game: str) -> tuple[str, ...]:

@@ -40,8 +40,8 @@ from pathlib import Path
 from abgames.arena.engines import EngineSpec
 from abgames.arena.judge import GameRecord, GameTask, play_game
 from abgames.cluster import Cluster
+from abgames.files import write_atomically
 from abgames.games.base import Move
-from abgames.match import write_atomically
 
 #: Spall's recommended schedule exponents.
 ALPHA = 0.602
@@ -122,7 +122,7 @@ def new_state(
 
 
 def save_state(state: TuneState, path: Path) -> None:
-    """Write ``state`` to ``path`` atomically (``match.write_atomically``)."""
+    """Write ``state`` to ``path`` atomically (``files.write_atomically``)."""
     write_atomically(path, json.dumps(asdict(state), indent=1).encode("utf-8"))
 
 

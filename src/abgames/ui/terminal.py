@@ -16,6 +16,7 @@ from typing import TextIO
 
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
 from abgames.ai.readiness import Progress, prepare
+from abgames.files import EndlessLineError, read_line
 from abgames.games import (
     GAMES,
     GameState,
@@ -53,16 +54,19 @@ MOVE_EXAMPLES = {
     "gomoku": "h8, or 7,7 as x,y",
 }
 
-#: The commands that read what follows them; the others refuse extra words.
 #: Words that leave, at the game prompt and at every menu question.
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 #: The help line of ``forbidden``, listed for Gomoku only.
 FORBIDDEN_HELP = "  forbidden    list black's forbidden points (Renju)\n"
 
+#: The commands that read what follows them; the others refuse extra words.
 COMMANDS_WITH_ARGUMENT = frozenset({"save", "load", "undo"})
 
 #: Said when keys typed during a search were thrown away (see ``held_typing``).
 TYPED_WHILE_THINKING = "(What you typed while the AI was thinking was ignored.)"
+
+#: The longest input line read (as ``load`` reads 1 MB): a longer one is skipped.
+MAX_INPUT_CHARS = 1_000_000
 
 #: Lone surrogates: bytes that did not decode (``surrogateescape``).
 _UNDECODABLE = re.compile("[\udc80-\udcff]")
@@ -104,19 +108,33 @@ class Console:
         self.output.flush()
 
     def ask(self, prompt: str) -> str:
-        """A line of input; ``Quit`` on end of input or Ctrl-C."""
+        """A line of input; ``Quit`` on end of input or Ctrl-C.
+
+        A line over ``MAX_INPUT_CHARS`` is skipped with a message; one that goes on
+        for ever (``< /dev/zero``) ends the input like its end.
+        """
         while True:
             try:
                 self.output.write(prompt)
                 self.output.flush()
-                line = self.input.readline()
+                line, cut = read_line(self.input, MAX_INPUT_CHARS)
             except KeyboardInterrupt:
                 self.say()
+                raise Quit from None
+            except EndlessLineError as error:
+                self.say()
+                self.say(f"Input line {self.lines_read + 1} has no end ({error}); stopping.")
                 raise Quit from None
             if not line:
                 self.say()
                 raise Quit
             self.lines_read += 1
+            if cut:
+                self.say(
+                    f"Input line {self.lines_read} is longer than {MAX_INPUT_CHARS:,} "
+                    "characters; it was skipped."
+                )
+                continue
             if not _UNDECODABLE.search(line):
                 return line.strip()
             encoding = getattr(self.input, "encoding", None) or "the input's encoding"
@@ -480,6 +498,8 @@ def choose(console: Console, question: str, options: list[str], default: str) ->
         answer = console.ask(f"{question} {listing} [{default}]: ").lower()
         if not answer:
             return default
+        if answer in QUIT_WORDS:
+            raise Quit
         number = ascii_number(answer)
         if number is not None and 1 <= number <= len(options):
             return options[number - 1]
@@ -493,13 +513,13 @@ def ask_number(console: Console, question: str, low: int, high: int, default: in
         answer = console.ask(f"{question} ({low}..{high}) [{default}]: ")
         if not answer:
             return default
+        if answer.lower() in QUIT_WORDS:
+            raise Quit
         number = ascii_number(answer)
         if number is not None and low <= number <= high:
             return number
         console.say(f"Please type a whole number from {low} to {high}.")
 
-        if answer in QUIT_WORDS:
-            raise Quit
 
 def menu_match(console: Console) -> Match:
     """Ask game, mode, who moves first, level and (for Gomoku) rule and size."""
@@ -513,8 +533,6 @@ def menu_match(console: Console) -> Match:
         level = choose(console, "Level?", list(LEVELS[game]), level)
     options: dict[str, object] = {}
     if game == "gomoku":
-        if answer.lower() in QUIT_WORDS:
-            raise Quit
         from abgames.games.gomoku import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, Rule
 
         options["rule"] = choose(console, "Rule?", [r.value for r in Rule], "freestyle")
