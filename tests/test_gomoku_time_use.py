@@ -1,15 +1,14 @@
 """How the Gomoku engine spends a timed budget: early stop for people, all of it in matches.
 
-The engine's clock (``engine.time.perf_counter``) is replaced by one that advances a
-fixed step on each reading, so "half the budget is gone" happens at a known
-iteration and no test depends on how fast the machine is.
+The engine's clock (``engine.time.perf_counter``) is replaced by one the test sets
+between iterations (the engine decides whether to start the next one after it yields
+a result), so "half the budget is gone" happens exactly where the test says and no
+test depends on how fast the machine is.
 """
 
 from __future__ import annotations
 
-import itertools
-import types
-from collections.abc import Iterator
+from collections.abc import Iterable
 
 import pytest
 
@@ -18,22 +17,37 @@ from abgames.ai.gomoku.engine import NEW_ITERATION_TIME_SHARE, EngineSettings, G
 from abgames.ai.gomoku.player import GomokuPlayer
 from abgames.games.gomoku import Gomoku
 from abgames.search.limit import Limit
+from abgames.search.result import SearchResult
 
 #: A quiet opening: no forced win, so the result comes from iterative deepening.
 OPENING = "h8 i9 h9 h10 i8 g8"
-#: Depth searched; the fake clock passes half the budget long before it.
+#: Depth searched when the time allows.
 DEPTH = 6
 #: The budget (seconds): long, so the real timer never fires during a test.
 BUDGET = 60.0
-#: Fake seconds per clock reading: half the budget is gone after a few readings.
-STEP = NEW_ITERATION_TIME_SHARE * BUDGET / 4
+#: The share of the budget after which no new iteration starts for a person.
+HALF = NEW_ITERATION_TIME_SHARE * BUDGET
+#: Fake times just before and just after that point (both far from the budget's end).
+BEFORE_HALF, AFTER_HALF = HALF - 1.0, HALF + 1.0
+
+SETTINGS = EngineSettings(root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0)
+
+
+class FakeClock:
+    """``perf_counter`` reads ``now``, which only the test moves."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
 
 
 @pytest.fixture
-def fake_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    ticks: Iterator[float] = (STEP * i for i in itertools.count())
-    clock = types.SimpleNamespace(perf_counter=lambda: next(ticks))
-    monkeypatch.setattr(engine_module, "time", clock)
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    fake = FakeClock()
+    monkeypatch.setattr(engine_module, "time", fake)
+    return fake
 
 
 def _state() -> Gomoku:
@@ -43,39 +57,48 @@ def _state() -> Gomoku:
     return state
 
 
-def _depths(engine: GomokuEngine, spend_all: bool) -> list[int]:
-    limit = Limit(depth=DEPTH, time=BUDGET)
-    return [r.depth for r in engine.search(_state(), limit, spend_all=spend_all)]
+def _depths(
+    results: Iterable[SearchResult], clock: FakeClock, times: dict[int, float]
+) -> list[int]:
+    """The depths ``results`` reach when the clock shows ``times[d]`` once depth ``d`` is in."""
+    depths = []
+    for result in results:
+        depths.append(result.depth)
+        clock.now = times.get(result.depth, clock.now)
+    return depths
 
 
-SETTINGS = EngineSettings(root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0)
-
-
-@pytest.mark.usefixtures("fake_clock")
-def test_without_spend_all_no_iteration_starts_after_half_the_budget() -> None:
-    depths = _depths(GomokuEngine(SETTINGS), spend_all=False)
-    assert depths and depths[-1] < DEPTH
-
-
-@pytest.mark.usefixtures("fake_clock")
-def test_spend_all_deepens_until_the_limit() -> None:
-    assert _depths(GomokuEngine(SETTINGS), spend_all=True) == list(range(1, DEPTH + 1))
-
-
-@pytest.mark.usefixtures("fake_clock")
-def test_use_full_time_setting_is_spend_all() -> None:
-    engine = GomokuEngine(
-        EngineSettings(root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0, use_full_time=True)
+def _search(spend_all: bool, settings: EngineSettings = SETTINGS) -> Iterable[SearchResult]:
+    return GomokuEngine(settings).search(
+        _state(), Limit(depth=DEPTH, time=BUDGET), spend_all=spend_all
     )
-    assert _depths(engine, spend_all=False) == list(range(1, DEPTH + 1))
 
 
-@pytest.mark.usefixtures("fake_clock")
-def test_match_play_spends_all_and_play_against_a_person_stops_early() -> None:
+def test_without_spend_all_no_iteration_starts_after_half_the_budget(clock: FakeClock) -> None:
+    assert _depths(_search(False), clock, {2: AFTER_HALF}) == [1, 2]
+    clock.now = 0.0
+    assert _depths(_search(False), clock, {2: BEFORE_HALF, 3: AFTER_HALF}) == [1, 2, 3]
+    clock.now = 0.0
+    assert _depths(_search(False), clock, {}) == list(range(1, DEPTH + 1))  # time stands still
+
+
+def test_spend_all_deepens_until_the_limit(clock: FakeClock) -> None:
+    assert _depths(_search(True), clock, {1: AFTER_HALF}) == list(range(1, DEPTH + 1))
+
+
+def test_use_full_time_setting_is_spend_all(clock: FakeClock) -> None:
+    settings = EngineSettings(
+        root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0, use_full_time=True
+    )
+    assert _depths(_search(False, settings), clock, {1: AFTER_HALF}) == list(range(1, DEPTH + 1))
+
+
+def test_match_play_spends_all_and_play_against_a_person_stops_early(clock: FakeClock) -> None:
     """``think_within`` (protocols, arena: unused time is lost) deepens to the limit;
     ``think`` (a person waits) stops once half the level's time is gone."""
     player = GomokuPlayer("hard", SETTINGS, Limit(depth=DEPTH, time=BUDGET))
-    in_match = [r.depth for r in player.think_within(_state(), BUDGET)]
-    with_person = [r.depth for r in player.think(_state())]
+    in_match = _depths(player.think_within(_state(), BUDGET), clock, {1: AFTER_HALF})
+    clock.now = 0.0
+    with_person = _depths(player.think(_state()), clock, {2: BEFORE_HALF, 3: AFTER_HALF})
     assert in_match == list(range(1, DEPTH + 1))
-    assert with_person and with_person[-1] < DEPTH
+    assert with_person == [1, 2, 3]
