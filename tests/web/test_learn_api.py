@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from api_support import SLOW_LEVEL, create, wait_for
@@ -12,6 +13,7 @@ from api_support import client as client_of
 from fastapi.testclient import TestClient
 
 from abgames.cli import main as cli_main
+from abgames.games.gomoku import Gomoku, Rule
 from abgames.match import new_state
 from abgames.ui.web import learn_work
 from abgames.ui.web.app import WebSettings, create_app
@@ -121,13 +123,35 @@ def test_the_textbook_tree_prunes_leaves_4_and_6(client: TestClient) -> None:
     assert [row["nodes"] for row in figures["rows"]][:2] == [13, 11]
 
 
+#: Black (to move) has b4 c4 and d2 d3 on a 7x7 board: d4 makes two open threes, its best
+#: move in freestyle and a forbidden double three in Renju.
+DOUBLE_THREE = ["b4", "g7", "c4", "g6", "d2", "a1", "d3", "a7"]
+
+
+def _root_children(trace: dict[str, Any]) -> dict[str, int]:
+    return {node["text"]: node["value"] for node in trace["nodes"] if node["parent"] == 0}
+
+
 def test_a_small_renju_board(client: TestClient) -> None:
-    body = {"game": "gomoku", "options": {"size": 7, "rule": "renju"}, "moves": ["d4"]}
+    """The trace on a 7x7 Renju board keeps to the Renju rules and backs up its leaves."""
+    body = {"game": "gomoku", "options": {"size": 7, "rule": "renju"}, "moves": DOUBLE_THREE}
     position = client.post("/api/learn/position", json=body).json()
     assert position["options"] == {"size": 7, "rule": "renju"}
     assert (position["board"]["width"], len(position["board"]["cells"])) == (7, 49)
-    trace = client.post("/api/learn/trace", json={**body, "depth": 1}).json()["trace"]
-    assert trace["value"] is not None and not trace["truncated"]
+    state = Gomoku(size=7, rule=Rule.RENJU)
+    for move in DOUBLE_THREE:
+        state.play(state.parse_move(move))
+    assert state.forbidden_kind(state.parse_move("d4")) is not None
+    renju = client.post("/api/learn/trace", json={**body, "depth": 1}).json()["trace"]
+    freestyle_body = {**body, "options": {"size": 7, "rule": "freestyle"}}
+    freestyle = client.post("/api/learn/trace", json={**freestyle_body, "depth": 1}).json()
+    for trace in (renju, freestyle["trace"]):
+        children = _root_children(trace)
+        assert not trace["truncated"] and len(children) > 1
+        # Black is MAX at the root of a depth-1 tree: the root takes its best child's value.
+        assert trace["max_player"] == 0 and trace["value"] == max(children.values())
+    assert "d4" in _root_children(freestyle["trace"])
+    assert "d4" not in _root_children(renju)
 
 
 def test_trace_cap_is_reported(client: TestClient) -> None:
