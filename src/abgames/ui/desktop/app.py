@@ -152,14 +152,13 @@ class DesktopApp:
             toggle = ttk.Checkbutton(info, text=label, variable=variable, command=self.refresh)
             toggle.pack(side=tk.RIGHT, padx=2)
             self.toggles[name] = toggle
-        ttk.Label(info, textvariable=self.info_text, anchor="w", width=1).pack(
-            side=tk.LEFT, fill=tk.X, expand=True
-        )
+        # The game's title and the analysis lines wrap in a narrow window rather than
+        # being cut (the title ran into the check boxes).
+        self.info_label = wrapping_label(info, self.info_text)
+        self.info_label.pack(side=tk.LEFT, fill=tk.X, expand=True)
         self.analysis_frame = ttk.Frame(root, padding=(8, 0))
         for line in (self.analysis_title, self.analysis_text):
-            ttk.Label(self.analysis_frame, textvariable=line, anchor="w", width=1).pack(
-                side=tk.TOP, fill=tk.X
-            )
+            wrapping_label(self.analysis_frame, line).pack(side=tk.TOP, fill=tk.X)
         status = ttk.Frame(root, padding=(8, 3))
         status.pack(side=tk.BOTTOM, fill=tk.X)
         status.columnconfigure(0, weight=1)
@@ -482,6 +481,19 @@ class DesktopApp:
         self.info_text.set(info)
         thinking = session.thinking
         self.buttons["move_now"].state(["!disabled"] if thinking else ["disabled"])
+
+
+def wrapping_label(parent: tk.Misc, variable: tk.StringVar) -> ttk.Label:
+    """A label of ``variable`` that wraps its text at its own width, whatever that is."""
+    label = ttk.Label(parent, textvariable=variable, anchor="w", justify=tk.LEFT, width=1)
+
+    def wrap(event: tk.Event[ttk.Label]) -> None:
+        wanted = max(1, event.width - 2)
+        if str(label.cget("wraplength")) != str(wanted):
+            label.configure(wraplength=wanted)
+
+    label.bind("<Configure>", wrap)
+    return label
 
 
 def analysis_caption(analysis: Analysis) -> str:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import time
 import tkinter as tk
+import tkinter.font as tkfont
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from abgames.games import ConnectFour, GameState, Gomoku, Move, TicTacToe
 from abgames.games.gomoku import EMPTY, LETTERS
@@ -179,6 +181,32 @@ class BoardView(ABC):
         bold: bool = False,
     ) -> None:
         self.canvas.create_text(x, y, text=text, fill=colour, font=font(pixels, bold), tags=(tag,))
+
+    def fitted_text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        pixels: float,
+        width: float,
+        colour: str,
+        tag: str,
+        bold: bool = False,
+    ) -> bool:
+        """``text`` at most ``pixels`` high, shrunk until it is at most ``width`` wide;
+        left out (``False``) if it does not fit at ``theme.SCORE_FONT_MIN_PX``."""
+        size = round(pixels)
+        while size >= theme.SCORE_FONT_MIN_PX:
+            spec = font(size, bold)
+            weight: Literal["normal", "bold"] = "bold" if bold else "normal"
+            measure = tkfont.Font(
+                root=self.canvas, family=FONT_FAMILY, size=spec[1], weight=weight
+            ).measure(text)
+            if measure <= width:
+                self.canvas.create_text(x, y, text=text, fill=colour, font=spec, tags=(tag,))
+                return True
+            size -= 1
+        return False
 
     def pv_labels(
         self, places: Iterable[tuple[float, float]], dx_cells: float, dy_cells: float
@@ -583,9 +611,21 @@ class GomokuView(BoardView):
                     tags=(TAG_HEAT,),
                 )
                 if show_text:
-                    self.text(
-                        px, py, label, theme.SCORE_FONT_SCALE * cell, "#ffffff", TAG_HEAT, bold=True
-                    )
+                    # Within the ghost: a long label (``≤-1.4k``) is shrunk rather than
+                    # spilt over the stones around; if even so it is too wide, its bound
+                    # mark goes rather than the score.
+                    for text in (label, label.removeprefix("≤")):
+                        if self.fitted_text(
+                            px,
+                            py,
+                            text,
+                            theme.SCORE_FONT_SCALE * cell,
+                            theme.GHOST_DIAMETER * cell,
+                            "#ffffff",
+                            TAG_HEAT,
+                            bold=True,
+                        ):
+                            break
         self.draw_win_line(canvas, state, cell)  # under the stones, rings on top later
         colours = theme.PLAYER_FILL["gomoku"]
         numbers = {move: index for index, move in enumerate(state.moves, start=1)}
@@ -631,9 +671,7 @@ class GomokuView(BoardView):
                     tags=(TAG_FORBIDDEN,),
                 )
         if overlay.analysis is not None:
-            self.pv_labels(
-                (self.pixel_of(state, m) for m in overlay.analysis.result.pv), 0.42, -0.42
-            )
+            self.pv_badges(state, overlay.analysis)
         if overlay.hint is not None:
             px, py = self.pixel_of(state, overlay.hint)
             self.circle(
@@ -656,6 +694,25 @@ class GomokuView(BoardView):
                     width=theme.WIN_HIGHLIGHT_WIDTH * cell * 0.6,
                     tags=(TAG_WIN,),
                 )
+
+    def pv_badges(self, state: Gomoku, analysis: Analysis) -> None:
+        """The first ``PV_BOARD_MOVES`` moves of the expected line, numbered in small
+        badges: on the point when it is empty, at the upper right of its heat-map ghost
+        when it has one, none where a stone stands (the line's move was played)."""
+        cell = self.grid.cell
+        for number, move in enumerate(analysis.result.pv[: theme.PV_BOARD_MOVES], start=1):
+            if not 0 <= move < len(state.board) or state.board[move] != EMPTY:
+                continue
+            px, py = self.pixel_of(state, move)
+            diameter = theme.PV_BADGE_DIAMETER * cell
+            if move in analysis.result.root_scores:  # a heat-map ghost is drawn there
+                px += theme.PV_BADGE_ON_GHOST * cell
+                py -= theme.PV_BADGE_ON_GHOST * cell
+                diameter = theme.PV_BADGE_GHOST_DIAMETER * cell
+            self.circle(px, py, diameter, fill=theme.PV_COLOUR, outline="", tags=(TAG_PV,))
+            self.fitted_text(
+                px, py, str(number), 0.8 * diameter, diameter, "#ffffff", TAG_PV, bold=True
+            )
 
 
 VIEWS: dict[str, type[BoardView]] = {

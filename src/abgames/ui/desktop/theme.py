@@ -80,5 +80,15 @@ GHOST_RING = 0.09
 #: Score text on a Connect Four ghost disc of each player (the contrasting colour).
 SCORE_INK = {"connect4": ("#ffffff", "#222222")}
 SCORE_FONT_SCALE = 0.26
+#: Smallest score text in pixels: a label that does not fit its ghost at this size is
+#: left out (the heat colour stays).
+SCORE_FONT_MIN_PX = 6
+#: Gomoku's expected line: how many of its moves are numbered on the board (the text
+#: above the board has all of them), and the badges that carry the numbers: on an
+#: empty point, or at the upper right of a heat-map ghost (the fraction of a cell).
+PV_BOARD_MOVES = 5
+PV_BADGE_DIAMETER = 0.36
+PV_BADGE_ON_GHOST = 0.3
+PV_BADGE_GHOST_DIAMETER = 0.3
 #: Scores are drawn as text only where a cell is at least this many pixels wide.
 SCORE_TEXT_MIN_CELL_PX = 34
