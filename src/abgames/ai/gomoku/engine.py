@@ -1,19 +1,19 @@
 """The Gomoku engine: the numba kernels driven by iterative deepening and a clock.
 
-``GomokuEngine.search(state, limit)`` is a generator like the reference engine's:
-it first looks for a forced win (a five, then VCF, then VCT at the root, within
+``GomokuEngine.search(state, limit)`` is a generator like the reference engine's: it
+first looks for a forced win (a five, then VCF, then VCT at the root, within
 ``SOLVER_TIME_SHARE`` of a timed budget), then yields one ``SearchResult`` per
-completed alpha-beta depth (and, when the clock cuts an iteration short after a
-root move beat the previous best, that move, with its line and the root scores of
-the moves that depth finished: what ``why`` and the heat map show). When ``defence_vct_depth`` is set,
-each iteration's best move is checked as it is found: if the opponent then wins by
-VCT it leaves the root, and the next iterations choose among the others. Last, the
-chosen move is checked (unless it already was): if it loses so, the next root moves
-are tried and the first safe one is yielded (``DEFENCE_TIME_SHARE`` of the budget is
-kept for this). When every move loses (alpha-beta proves it for the moves left, or
-each move checked loses to a VCT), the move played is the one whose loss comes last:
-a move taken out for a long VCT rather than one the opponent wins at once. The last
-result yielded is the move to play.
+completed alpha-beta depth (and, when the clock cuts an iteration short after a root
+move beat the previous best, that move, with its line and the root scores of the
+moves that depth finished: what ``why`` and the heat map show). When
+``defence_vct_depth`` is set, each iteration's best move is checked as it is found:
+if the opponent then wins by VCT it leaves the root, and the next iterations choose
+among the others. Last, the chosen move is checked (unless it already was): if it
+loses so, the next root moves are tried and the first safe one is yielded
+(``DEFENCE_TIME_SHARE`` of the budget is kept for this). When every move loses
+(alpha-beta proves it for the moves left, or each move checked loses to a VCT), the
+move played is the one whose loss comes last: a move taken out for a long VCT rather
+than one the opponent wins at once. The last result yielded is the move to play.
 
 A timer thread sets the kernels' stop flag at the deadline, and ``stop()`` sets it
 from any thread, so a search never runs past its budget by more than one check
