@@ -6,7 +6,7 @@ import collections
 import contextlib
 import json
 import random
-import time
+import types
 from dataclasses import replace
 from itertools import pairwise
 from typing import Any
@@ -18,7 +18,7 @@ from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine, vct_loss_score
-from abgames.ai.gomoku.player import LEVEL_SETTINGS, PATTERN_COUNTS_ONLY
+from abgames.ai.gomoku.player import LEVEL_SETTINGS, PATTERN_COUNTS_ONLY, GomokuPlayer
 from abgames.ai.gomoku.weights import ATTACK_WEIGHTS, DEFENCE_WEIGHTS, EVAL_LIMIT, eval_weights
 from abgames.ai.levels import make_player
 from abgames.games.base import IllegalMoveError
@@ -589,15 +589,61 @@ def test_when_every_move_loses_the_check_keeps_the_slowest_loss() -> None:
     assert results[-1].score == vct_loss_score(refutations["h9"])
 
 
-def test_think_within_keeps_to_its_budget() -> None:
+class DeadlineTimers:
+    """Stands in for ``threading.Timer`` in the engine: records each timer; the test
+    fires the search's deadline itself (no test waits for a clock)."""
+
+    def __init__(self) -> None:
+        self.armed: list[tuple[float, Any]] = []
+
+    def __call__(self, interval: float, function: Any) -> Any:
+        armed = self.armed
+        armed.append((interval, function))
+
+        class Timer:
+            daemon = True
+
+            def start(self) -> None:
+                pass
+
+            def cancel(self) -> None:
+                pass
+
+            def join(self) -> None:
+                pass
+
+        return Timer()
+
+
+def test_think_within_keeps_to_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``think_within(state, 0.3)`` arms a deadline of the budget less the safety margin;
+    when it fires the search ends at once, with the last depth it completed."""
+    import threading
+
+    from abgames.ai.gomoku import engine as engine_module
+
+    timers = DeadlineTimers()
+    monkeypatch.setattr(
+        engine_module, "threading", types.SimpleNamespace(Timer=timers, Event=threading.Event)
+    )
     state = Gomoku.from_notation("h8 i9 h9 h10 i8 g8 j7 k6 i6 j9 g9 k8")
     for level in ("hard", "classic"):
+        timers.armed.clear()
         player = make_player("gomoku", level)
-        start = time.perf_counter()
-        results = list(player.think_within(state, 0.3))
-        assert time.perf_counter() - start < 1.0  # 0.3 s and the work around the kernels
-        assert results and results[-1].move is not None
-        assert state.why_illegal(results[-1].move) is None
+        assert isinstance(player, GomokuPlayer)
+        results = []
+        deadline_at = None
+        for result in player.think_within(state, 0.3):
+            results.append(result)
+            if deadline_at is None and result.depth >= 2:
+                deadline = [f for _, f in timers.armed if f == player.engine._time_up]
+                assert len(deadline) == 1
+                deadline[0]()  # the budget is used up now
+                deadline_at = result.depth
+        intervals = [i for i, f in timers.armed if f == player.engine._time_up]
+        assert intervals == [pytest.approx(0.3 - engine_module.SAFETY_MARGIN_SECONDS)]
+        assert deadline_at is not None and results[-1].depth == deadline_at
+        assert results[-1].move is not None and state.why_illegal(results[-1].move) is None
 
 
 #: Black h8 and white h9 on the h-file: a point and its mirror image across the file are
