@@ -161,9 +161,9 @@ class Cluster:
         return self._ray
 
     def __enter__(self) -> Cluster:
-        ray = _import_ray()
-        if self.address is not None:
+        if self.address is not None:  # a cluster that is not there is said without Ray
             probe(self.address, self.connect_timeout_s)
+        ray = _import_ray()
         options: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": True}
         if self.address is None:
             options["address"] = LOCAL  # a new Ray, even beside a cluster started here
