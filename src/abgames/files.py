@@ -78,7 +78,9 @@ class EndlessLineError(ValueError):
 
 
 def kind_of(mode: int) -> str:
-    """What a non-regular file is, in words ("a FIFO (named pipe)", ...)."""
+    """What a file is, in words ("a FIFO (named pipe)", "a directory", ...)."""
+    if stat.S_ISREG(mode):
+        return "a regular file"
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
     if stat.S_ISCHR(mode):

@@ -403,10 +403,13 @@ def run_analyze(args: argparse.Namespace) -> int:
 
 def run_book(args: argparse.Namespace) -> int:
     from abgames.ai.connect4.book import default_book_path
-    from abgames.ai.connect4.book_builder import WORK_FILE, WorkFileError, build
+    from abgames.ai.connect4.book_builder import WORK_FILE, BuildError, build
 
     if args.plies < 1:
         print("abgames book: --plies must be at least 1", file=sys.stderr)
+        return 2
+    if args.jobs < 1:
+        print("abgames book: --jobs must be at least 1", file=sys.stderr)
         return 2
     output = args.output or default_book_path()
     start = time.perf_counter()
@@ -435,7 +438,7 @@ def run_book(args: argparse.Namespace) -> int:
     except ClusterError as error:
         print(f"abgames book: {error}", file=sys.stderr)
         return 2
-    except WorkFileError as error:
+    except BuildError as error:  # a finished root, an output not a book, a bad work file
         print(f"abgames book: {error}", file=sys.stderr)
         return 2
     except MemoryError:

@@ -38,6 +38,7 @@ import numpy as np
 
 from abgames.ai.connect4 import kernel
 from abgames.ai.connect4.solver import canonical_key
+from abgames.files import open_regular, read_bytes, write_atomically
 
 MAGIC = b"C4BK"
 VERSION = 1
@@ -48,6 +49,8 @@ DEFAULT_BOOK_NAME = "book-7x6.bin"
 MAX_KEY = 1 << (kernel.WIDTH * kernel.STRIDE)
 #: The largest magnitude of a score (a win with the winner's 4th disc).
 MAX_ABS_SCORE = kernel.CELLS // 2 + 1 - 4
+#: The largest book file read (some 238 million positions at 9 bytes each).
+MAX_BOOK_BYTES = 1 << 31
 
 
 class BookError(ValueError):
@@ -136,10 +139,21 @@ def unpack_image(
 
 
 def save_image(image: bytes, path: Path) -> None:
-    """Write a book image to ``path`` atomically (a temporary file, then a rename)."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(image)
-    temporary.replace(path)
+    """Write a book image to ``path`` atomically (``files.write_atomically``: a regular
+    file or a new name only, a temporary file beside it, synced, then a rename)."""
+    write_atomically(path, image)
+
+
+def read_image(path: Path) -> bytes:
+    """The bytes of the book file at ``path``: a regular file of at most
+    ``MAX_BOOK_BYTES`` (``OSError`` otherwise, before anything is read)."""
+    return read_bytes(path, MAX_BOOK_BYTES)
+
+
+def starts_with(path: Path, magic: bytes) -> bool:
+    """Whether the regular file at ``path`` begins with ``magic`` (a book of that kind)."""
+    with open_regular(path) as handle:
+        return handle.read(len(magic)) == magic
 
 
 def dumps(book: Book) -> bytes:
@@ -166,9 +180,10 @@ def loads(data: bytes, source: str = "book") -> Book:
 def load(path: Path) -> Book:
     """Read and verify the book at ``path``.
 
-    Raises ``BookError`` if the file is not a usable book, ``OSError`` if unreadable.
+    Raises ``BookError`` if the file is not a usable book, ``OSError`` if unreadable,
+    not a regular file or over ``MAX_BOOK_BYTES``.
     """
-    return loads(path.read_bytes(), str(path))
+    return loads(read_image(path), str(path))
 
 
 def default_book_path() -> Path:

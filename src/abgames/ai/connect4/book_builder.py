@@ -24,17 +24,20 @@ the scores still come back to this process and its work file as they are found.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
+import stat
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from abgames.ai.connect4.book import MAX_ABS_SCORE, Book, BookError, load, save
+from abgames.ai.connect4.book import MAGIC, MAX_ABS_SCORE, Book, BookError, load, save, starts_with
 from abgames.ai.connect4.constants import BUILD_TABLE_BITS
 from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
 from abgames.ai.connect4.perfect import choose_column
 from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Position, Solver, canonical_key
+from abgames.files import check_output, kind_of, open_output, read_lines
 
 if TYPE_CHECKING:
     from abgames.cluster import Cluster
@@ -42,6 +45,9 @@ if TYPE_CHECKING:
 WORK_FILE = "solved.txt"
 #: Positions in flight per CPU of a cluster: a second one hides the round trip.
 CLUSTER_TASKS_PER_CPU = 2
+#: The largest work file read, and its longest line ("MOVES SCORE" takes under 50 bytes).
+MAX_WORK_BYTES = 1 << 32
+MAX_WORK_LINE_BYTES = 1000
 
 Log = Callable[[str], None]
 
@@ -81,8 +87,26 @@ def _solved_on(
         yield solved
 
 
-class WorkFileError(ValueError):
+class BuildError(ValueError):
+    """A build that cannot start (a finished root, an output that is not a book, a work
+    folder that is not a folder) or a work file it cannot use: the message says why."""
+
+
+class WorkFileError(BuildError):
     """A work file line that is not ``MOVES SCORE``; the message names the file and line."""
+
+
+def _work_lines(path: Path) -> list[str]:
+    """The lines of the work file ``path`` (none if it does not exist), read within caps:
+    ``OSError`` for a file that is not a regular one, over ``MAX_WORK_BYTES``, or with a
+    line over ``MAX_WORK_LINE_BYTES``."""
+    try:
+        return [
+            raw.decode(errors="replace").rstrip("\r\n")
+            for raw in read_lines(path, limit=MAX_WORK_BYTES, line_limit=MAX_WORK_LINE_BYTES)
+        ]
+    except FileNotFoundError:
+        return []
 
 
 def _read_work(path: Path) -> dict[int, int]:
@@ -93,9 +117,7 @@ def _read_work(path: Path) -> dict[int, int]:
     it is, so nothing solved is lost.
     """
     solved: dict[int, int] = {}
-    if not path.exists():
-        return solved
-    lines = path.read_text(errors="replace").splitlines()
+    lines = _work_lines(path)
     for number, line in enumerate(lines, start=1):
         try:
             key, score = _work_line(line)
@@ -180,16 +202,19 @@ def build(
     processes; a cluster lost mid-build raises ``ClusterLost`` with every score found
     so far already in the work file.
     """
-    work_dir.mkdir(parents=True, exist_ok=True)
+    _check_output(output)
+    _make_work_dir(work_dir)
     work_path = work_dir / WORK_FILE
+    if not write_only:
+        root_position = _root_position(root)
     earlier, earlier_max_moves = _read_book(output, log)
     solved = {**earlier, **_read_work(work_path)}
     if solved:
         log(f"resuming: {len(solved)} positions already solved ({output}, {work_path})")
     if write_only:
         return _write_book(solved, work_path, output, log, earlier_max_moves)
-    root_position = Position.parse(root)
-    last_ply = root_position.moves + plies
+    # The board has CELLS plies: a larger ``plies`` stops there (or where nothing is left).
+    last_ply = min(root_position.moves + plies, CELLS)
     frontier: dict[int, dict[str, Position]] = {root_position.moves: {root: root_position}}
     frontier[root_position.moves + 1] = {
         line: Position.parse(line) for line in _children_to_solve(root, root_position)
@@ -202,8 +227,11 @@ def build(
     if pool is None and cluster is None:
         _init_worker(table_bits, pooled=False)
     try:
-        with work_path.open("a") as work:
+        with open_output(work_path, append=True) as work:
             for ply in range(root_position.moves, last_ply):
+                if not any(frontier.values()):
+                    log(f"ply {ply}: no position left to meet: every line has ended")
+                    break
                 solved.update(_read_work(work_path))  # other builders may have added some
                 met = frontier.pop(ply, {})
                 todo: dict[int, str] = {}
@@ -225,7 +253,7 @@ def build(
                     results = map(_solve_line, lines)
                 for done, (moves, score, seconds) in enumerate(results, start=1):
                     solved[canonical_key(Position.parse(moves).key)] = score
-                    work.write(f"{moves} {score}\n")
+                    work.write(f"{moves} {score}\n".encode())
                     work.flush()
                     if seconds > 1:
                         log(f"  {done}/{len(lines)} {moves or '(empty)'} {score} {seconds:.1f}s")
@@ -249,6 +277,44 @@ def build(
             pool.close()
             pool.join()
     return _write_book(solved, work_path, output, log, earlier_max_moves)
+
+
+def _check_output(output: Path) -> None:
+    """Refuse an output that is not a regular file or a new name in an existing
+    folder (``OSError``), or a file that is not a book of ours (``BuildError``):
+    the build would write over it."""
+    check_output(output)
+    if os.path.exists(output) and not starts_with(output, MAGIC):
+        raise BuildError(
+            f"{output} is not a Connect Four book: it is left as it is; "
+            "name a new file or a book to carry on as the output"
+        )
+
+
+def _make_work_dir(work_dir: Path) -> None:
+    """Create the work folder if it is missing; ``BuildError`` if the name is not a folder."""
+    try:
+        mode = os.stat(work_dir).st_mode
+    except FileNotFoundError:
+        mode = None
+    except NotADirectoryError:
+        raise BuildError(f"the work folder {work_dir}: a folder in that path is a file") from None
+    if mode is not None and not stat.S_ISDIR(mode):
+        raise BuildError(f"the work folder {work_dir} is {kind_of(mode)}, not a folder")
+    work_dir.mkdir(parents=True, exist_ok=True)
+
+
+def _root_position(root: str) -> Position:
+    """The position of ``root``; ``BuildError`` for a finished game (nothing to book)."""
+    try:
+        position = Position.parse(root)
+    except ValueError as error:
+        raise BuildError(f"the root {root!r}: {error}") from None
+    if position.won:
+        raise BuildError(f"the root {root!r} is a won game: there is nothing to book")
+    if position.is_over:
+        raise BuildError(f"the root {root!r} fills the board: there is nothing to book")
+    return position
 
 
 def _read_book(path: Path, log: Log) -> tuple[dict[int, int], int]:
@@ -300,9 +366,7 @@ def book_tree(book: Book, root: str = "") -> tuple[list[str], list[str]]:
 
 
 def _moves_of(path: Path) -> Iterable[int]:
-    if not path.exists():
-        return
-    for line in path.read_text(errors="replace").splitlines():
+    for line in _work_lines(path):
         parts = line.split()
         if len(parts) == 2:
             yield len(parts[0])
@@ -312,6 +376,7 @@ __all__ = [
     "BUILD_TABLE_BITS",
     "DEFAULT_TABLE_BITS",
     "WORK_FILE",
+    "BuildError",
     "WorkFileError",
     "book_tree",
     "build",

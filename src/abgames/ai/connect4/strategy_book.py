@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from abgames.ai.connect4 import kernel
-from abgames.ai.connect4.book import BookError, pack_image, save_image, unpack_image
+from abgames.ai.connect4.book import BookError, pack_image, read_image, save_image, unpack_image
 from abgames.ai.connect4.solver import Position, canonical_key
 
 MAGIC = b"C4ST"
@@ -144,7 +144,7 @@ def loads(data: bytes, source: str = "strategy book") -> StrategyBook:
 
 def load(path: Path) -> StrategyBook:
     """Read and verify the strategy book at ``path`` (``BookError``, ``OSError``)."""
-    return loads(path.read_bytes(), str(path))
+    return loads(read_image(path), str(path))
 
 
 def default_strategy_path() -> Path:
