@@ -5,13 +5,15 @@ from __future__ import annotations
 import io
 import json
 import re
-import time
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from abgames.ai.levels import LEVELS, make_player
 from abgames.ai.player import AIPlayer
+from abgames.games.base import GameState
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.protocols.gomocup import (
     MAX_LINE_BYTES,
@@ -24,6 +26,7 @@ from abgames.protocols.gomocup import (
 )
 from abgames.protocols.quickmove import quick_move
 from abgames.protocols.timing import LATENCY_MARGIN_MS, TimeControl
+from abgames.search.result import SearchResult
 from conftest import SHARED_DATA
 
 MOVE = re.compile(r"^\d+,\d+$")
@@ -317,23 +320,69 @@ def test_debug_lines_only_when_asked() -> None:
     assert any(r.startswith("DEBUG move limit") for r in loud.say("BEGIN"))
 
 
-def test_timeout_turn_zero_plays_at_once(talk: Conversation) -> None:
-    talk.say("INFO timeout_turn 0")
-    started = time.perf_counter()
-    reply = talk.answers("TURN 7,7")
-    assert MOVE.match(reply[0])
-    assert time.perf_counter() - started < 0.2
+class HeldPlayer(AIPlayer):
+    """A player whose search yields one result (``move``, depth 1) and then runs until
+    ``stop()``: a brain can only answer it by its own deadline. Records its budgets."""
+
+    level = "held"
+
+    def __init__(self, move: int) -> None:
+        self.move = move
+        self.budgets: list[float] = []
+        self.searches = 0
+        self.stopped = threading.Event()
+
+    def think(self, state: GameState) -> Iterator[SearchResult]:
+        self.searches += 1
+        yield SearchResult(move=self.move, score=0, depth=1, nodes=1, elapsed=0.0)
+        self.stopped.wait(HANG_GUARD_S)
+
+    def think_within(self, state: GameState, seconds: float) -> Iterator[SearchResult]:
+        self.budgets.append(seconds)
+        return self.think(state)
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+
+#: How long a test waits before taking a brain for hung (a guard, never a measure).
+HANG_GUARD_S = 60.0
+
+
+def handled(brain: Brain, line: str) -> None:
+    """``brain.handle(line)`` in a thread; fails if it does not return (it would hang)."""
+    worker = threading.Thread(target=brain.handle, args=(line,), daemon=True)
+    worker.start()
+    worker.join(HANG_GUARD_S)
+    assert not worker.is_alive(), f"{line!r} was not answered"
+
+
+def test_timeout_turn_zero_plays_at_once() -> None:
+    """A turn limit of 0: the instant move, no search started."""
+    out: list[str] = []
+    player = HeldPlayer(Gomoku().point(0, 0))
+    brain = Brain(player, out.append, warm_up=False)
+    brain.handle("START 15")
+    brain.handle("INFO timeout_turn 0")
+    handled(brain, "TURN 7,7")
+    state = Gomoku.from_notation("h8")
+    assert out[-1] == state.format_gomocup(quick_move(state) or -1)
+    assert player.searches == 0
 
 
 def test_brain_stays_within_a_short_turn_limit() -> None:
-    c = Conversation(level=default_level())
-    c.say("START 15", "INFO timeout_turn 200")
-    for point in ("7,7", "3,3", "11,4"):
-        started = time.perf_counter()
-        reply = c.answers(f"TURN {point}")
-        elapsed = time.perf_counter() - started
-        assert MOVE.match(reply[0]), reply
-        assert elapsed < 0.2, f"{elapsed:.3f}s for a 200 ms turn"
+    """A search that would run on is stopped at the turn's deadline and its deepest
+    result played; it was given the turn less the latency margin, less the slack."""
+    out: list[str] = []
+    player = HeldPlayer(Gomoku().point(3, 3))
+    brain = Brain(player, out.append, warm_up=False)
+    brain.handle("START 15")
+    brain.handle("INFO timeout_turn 200")
+    handled(brain, "TURN 7,7")
+    assert [line for line in out if not line.startswith("MESSAGE")][-1] == "3,3"
+    assert player.stopped.is_set()  # the brain stopped the search at its deadline
+    limit = (200 - LATENCY_MARGIN_MS) / 1000
+    assert len(player.budgets) == 1 and 0 < player.budgets[0] <= limit
 
 
 def test_default_level_is_the_strongest_regular_one() -> None:
@@ -367,20 +416,28 @@ def test_quick_move_wins_then_blocks() -> None:
 
 
 def test_a_slow_engine_build_does_not_delay_start_or_moves() -> None:
+    """The engine is built while START and the first TURN are answered (it is held
+    until the end of the test): OK at once, then the instant move."""
     out: list[str] = []
+    building, built = threading.Event(), threading.Event()
 
     def slow_build() -> AIPlayer:
-        time.sleep(1.0)
+        building.set()
+        built.wait(HANG_GUARD_S)
         return make_player("gomoku", "easy", 1)
 
     brain = Brain(slow_build, out.append)
-    started = time.perf_counter()
-    brain.handle("START 15")
-    assert out == ["OK"] and time.perf_counter() - started < 0.1
-    brain.handle("INFO timeout_turn 300")
-    started = time.perf_counter()
-    brain.handle("TURN 7,7")
-    assert MOVE.match(out[-1]) and time.perf_counter() - started < 0.3
+    try:
+        handled(brain, "START 15")
+        assert out == ["OK"]
+        assert building.wait(HANG_GUARD_S)  # the build runs, off the main thread
+        brain.handle("INFO timeout_turn 300")
+        handled(brain, "TURN 7,7")
+        state = Gomoku.from_notation("h8")
+        assert out[-1] == state.format_gomocup(quick_move(state) or -1)
+        assert not built.is_set()
+    finally:
+        built.set()
 
 
 # --- set-up positions, YXBOARD and Renju forbidden points (issue 9, item 18) ---------
