@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,12 +20,15 @@ from abgames.match import Match, Seat
 from abgames.search.result import SearchResult
 from abgames.ui.terminal import run_game
 
-#: How long the stand-in compile takes: long enough for a few progress ticks.
-FAKE_COMPILE_SECONDS = 1.2
+#: How long a test waits for a load it holds before taking it for hung (a guard).
+HANG_GUARD_S = 60.0
 
 
-def fake_kernels(tmp_path: Path, load_seconds: float, *, cached: bool) -> tuple[Kernels, list[str]]:
-    """A game's kernels whose source lives in ``tmp_path``; the list logs the load."""
+def fake_kernels(
+    tmp_path: Path, release: threading.Event | None = None, *, cached: bool
+) -> tuple[Kernels, list[str]]:
+    """A game's kernels whose source lives in ``tmp_path``; the list logs the load,
+    which lasts until ``release`` is set (no wait without one)."""
     source = tmp_path / "fake_kernels.py"
     source.write_text("def kernel():\n    return 1\n")
     if cached:  # an index of numba's in-tree cache, newer than the source
@@ -39,7 +41,8 @@ def fake_kernels(tmp_path: Path, load_seconds: float, *, cached: bool) -> tuple[
 
     def load() -> None:
         log.append("load started")
-        time.sleep(load_seconds)
+        if release is not None:
+            assert release.wait(HANG_GUARD_S)
         log.append("load finished")
 
     # The sources are relative to abgames/ai; an absolute path overrides that root.
@@ -63,6 +66,28 @@ def fresh_readiness(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(readiness, "_jobs", {})
 
 
+class FakeClock:
+    """``readiness``'s clock: each reading is ``step`` seconds after the last, or
+    ``now`` as the test sets it."""
+
+    def __init__(self, step: float = 0.0) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """A fake clock for ``prepare``, whose progress ticks come fast (real waits, short)."""
+    fake = FakeClock()
+    monkeypatch.setattr(readiness, "time", fake)
+    monkeypatch.setattr(readiness, "PROGRESS_INTERVAL_SECONDS", 0.01)
+    return fake
+
+
 def test_levels_without_compiled_code_are_ready_at_once(fresh_readiness: None) -> None:
     for game, level in (("tictactoe", "perfect"), ("connect4", "hard"), ("gomoku", "easy")):
         assert readiness.is_ready(game, level)
@@ -78,17 +103,26 @@ def test_the_gomoku_engine_levels_are_the_ones_prepared() -> None:
 
 
 def test_a_cold_cache_is_told_from_the_start_and_prepare_waits_for_the_compile(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_readiness: None
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_readiness: None, clock: FakeClock
 ) -> None:
-    kernels, log = fake_kernels(tmp_path, FAKE_COMPILE_SECONDS, cached=False)
+    """The compile is held until three reports are in; the clock moves 1 s a report."""
+    release = threading.Event()
+    kernels, log = fake_kernels(tmp_path, release, cached=False)
     monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)
     assert readiness.will_compile("gomoku", "hard") is True
     reports: list[tuple[Progress, list[str]]] = []
-    readiness.prepare("gomoku", "hard", lambda progress: reports.append((progress, list(log))))
+
+    def on_progress(progress: Progress) -> None:
+        reports.append((progress, list(log)))
+        clock.now += 1.0
+        if len(reports) == 3:
+            release.set()
+
+    readiness.prepare("gomoku", "hard", on_progress)
     assert log == ["load started", "load finished"]
     assert readiness.is_ready("gomoku", "hard")
     first, last = reports[0][0], reports[-1][0]
-    assert first.compiling and not first.done and first.elapsed < FAKE_COMPILE_SECONDS
+    assert first.compiling and not first.done and first.elapsed == 0.0
     assert first.notice == "compiling the fake engine, once (about 30 s)"
     ticks = [progress.elapsed for progress, _ in reports[1:-1]]
     assert len(ticks) >= 2 and ticks == sorted(ticks)
@@ -102,7 +136,7 @@ def test_a_cold_cache_is_told_from_the_start_and_prepare_waits_for_the_compile(
 def test_a_quick_load_from_a_warm_cache_says_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_readiness: None, in_tree_cache: None
 ) -> None:
-    kernels, log = fake_kernels(tmp_path, 0.05, cached=True)
+    kernels, log = fake_kernels(tmp_path, cached=True)  # loads at once
     monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)
     assert readiness.will_compile("gomoku", "hard") is False
     reports: list[Progress] = []
@@ -111,7 +145,7 @@ def test_a_quick_load_from_a_warm_cache_says_nothing(
 
 
 def test_a_stale_cache_counts_as_cold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    kernels, _ = fake_kernels(tmp_path, 0.0, cached=True)
+    kernels, _ = fake_kernels(tmp_path, cached=True)
     monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)
     source = Path(kernels.sources[0])
     later = source.stat().st_mtime + 20
@@ -122,7 +156,7 @@ def test_a_stale_cache_counts_as_cold(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_index_files_left_by_an_older_source_do_not_make_a_warm_cache_cold(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_tree_cache: None
 ) -> None:
-    kernels, _ = fake_kernels(tmp_path, 0.0, cached=True)
+    kernels, _ = fake_kernels(tmp_path, cached=True)
     monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)
     source = Path(kernels.sources[0])
     # A function that sat on another line before the last edit: numba ignores its index.
@@ -134,12 +168,25 @@ def test_index_files_left_by_an_older_source_do_not_make_a_warm_cache_cold(
 
 
 def test_a_slow_load_is_told_after_a_second(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_readiness: None, in_tree_cache: None
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    fresh_readiness: None,
+    in_tree_cache: None,
+    clock: FakeClock,
 ) -> None:
-    kernels, _ = fake_kernels(tmp_path, readiness.NOTICE_AFTER_SECONDS + 0.6, cached=True)
+    """A warm load held until it is told: the clock moves 0.3 s a reading, so the
+    notice comes at the first tick past a second."""
+    clock.step = 0.3
+    release = threading.Event()
+    kernels, _ = fake_kernels(tmp_path, release, cached=True)
     monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)
     reports: list[Progress] = []
-    readiness.prepare("gomoku", "hard", reports.append)
+
+    def on_progress(progress: Progress) -> None:
+        reports.append(progress)
+        release.set()
+
+    readiness.prepare("gomoku", "hard", on_progress)
     assert reports and not reports[0].compiling
     assert reports[0].elapsed >= readiness.NOTICE_AFTER_SECONDS
     assert reports[0].notice.startswith("loading the fake engine")
@@ -147,14 +194,23 @@ def test_a_slow_load_is_told_after_a_second(
 
 
 def test_threads_share_one_load_and_its_error(
-    monkeypatch: pytest.MonkeyPatch, fresh_readiness: None
+    monkeypatch: pytest.MonkeyPatch, fresh_readiness: None, clock: FakeClock
 ) -> None:
+    """The load fails only once all three threads wait for it (each has been told)."""
+    clock.step = 0.3
     calls: list[int] = []
+    waiting: set[int] = set()
+    all_wait = threading.Event()
 
     def failing_load() -> None:
         calls.append(1)
-        time.sleep(0.3)
+        assert all_wait.wait(HANG_GUARD_S)
         raise RuntimeError("no compiler")
+
+    def told(progress: Progress) -> None:
+        waiting.add(threading.get_ident())
+        if len(waiting) == 3:
+            all_wait.set()
 
     kernels = Kernels("the fake engine", frozenset({"hard"}), (), 30, failing_load)
     monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)
@@ -162,7 +218,7 @@ def test_threads_share_one_load_and_its_error(
 
     def wait() -> None:
         try:
-            readiness.prepare("gomoku", "hard")
+            readiness.prepare("gomoku", "hard", told)
         except RuntimeError as error:
             errors.append(str(error))
 
@@ -196,7 +252,7 @@ def test_the_terminal_waits_for_a_cold_engine_and_says_so_on_stderr(
     capsys: pytest.CaptureFixture[str],
     fresh_readiness: None,
 ) -> None:
-    kernels, log = fake_kernels(tmp_path, FAKE_COMPILE_SECONDS, cached=False)
+    kernels, log = fake_kernels(tmp_path, cached=False)  # a cold cache, compiled at once
     monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)
     match = Match(
         Gomoku(),
