@@ -20,7 +20,7 @@ from abgames.arena.judge import GameRecord
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.search.limit import Limit
 from abgames.search.result import SearchResult
-from conftest import RANDOM_BRAIN, SHARED_DATA
+from conftest import RANDOM_BRAIN, needs_shared_data
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -232,7 +232,7 @@ def test_puzzles_turn_under_the_eight_symmetries() -> None:
     assert "rapfi_move" in variants[0] and not any("rapfi_move" in v for v in variants[1:])
 
 
-@pytest.mark.skipif(not (SHARED_DATA / "gomoku").is_dir(), reason="../shared/data not found")
+@needs_shared_data
 def test_a_vcf_is_found_and_checked_in_every_orientation() -> None:
     # The intro set's puzzle that takes the most nodes, in its 8 orientations.
     cases = [json.loads(line) for line in (puzzles.DATA / "intro_vcf.jsonl").open()]

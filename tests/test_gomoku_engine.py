@@ -26,7 +26,7 @@ from abgames.games.gomoku import Gomoku, Rule
 from abgames.games.renju import forbidden_kind
 from abgames.search.limit import Limit
 from abgames.search.score import WIN, WIN_THRESHOLD
-from conftest import SHARED_DATA, UNBLOCKABLE_FOUR
+from conftest import SHARED_DATA, UNBLOCKABLE_FOUR, needs_shared_data
 
 DATA = SHARED_DATA / "gomoku"
 
@@ -380,13 +380,12 @@ def test_symmetries_give_the_same_counts_and_forced_wins(engine: GomokuEngine) -
 
 
 def forbidden_cases() -> list[dict[str, Any]]:
+    """The Renju reference cases (in a ``needs_shared_data`` test: the data is there)."""
     path = DATA / "renju_forbidden" / "quintet_forbidden.jsonl"
-    if not path.exists():
-        return []
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-@pytest.mark.skipif(not forbidden_cases(), reason="../shared/data/gomoku not found")
+@needs_shared_data
 def test_engine_forbidden_points_match_the_reference() -> None:
     for case in forbidden_cases():
         state = board_state(case["board"], Rule.RENJU)
@@ -401,13 +400,12 @@ def test_engine_forbidden_points_match_the_reference() -> None:
 
 
 def puzzle_lines(name: str) -> list[dict[str, Any]]:
+    """A puzzle file's cases (in a ``needs_shared_data`` test: the data is there)."""
     path = DATA / "puzzles" / name
-    if not path.exists():
-        return []
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-@pytest.mark.skipif(not puzzle_lines("intro_vcf.jsonl"), reason="../shared/data/gomoku not found")
+@needs_shared_data
 def test_a_sample_of_intro_vcf_puzzles(engine: GomokuEngine) -> None:
     cases = puzzle_lines("intro_vcf.jsonl")[::20]
     for case in cases:
@@ -417,7 +415,7 @@ def test_a_sample_of_intro_vcf_puzzles(engine: GomokuEngine) -> None:
         assert 2 * found.moves - 1 <= case["rapfi_mate_plies"] + 20
 
 
-@pytest.mark.skipif(not puzzle_lines("quintet_vcf.jsonl"), reason="../shared/data/gomoku not found")
+@needs_shared_data
 def test_quintet_vcf_depths(engine: GomokuEngine) -> None:
     for case in puzzle_lines("quintet_vcf.jsonl"):
         if not case["solver"].startswith("VCF") or case["max_depth"] is None:
@@ -427,7 +425,7 @@ def test_quintet_vcf_depths(engine: GomokuEngine) -> None:
         assert (found is not None) == (case["expected"] == "solution"), case["name"]
 
 
-@pytest.mark.skipif(not puzzle_lines("quintet_vcf.jsonl"), reason="../shared/data/gomoku not found")
+@needs_shared_data
 def test_quintet_vct_depths(engine: GomokuEngine) -> None:
     """A VCT found within its stated depth, none claimed where none exists. (Quintet's
     "none within 7" for ``test_vct_fukumi_move`` holds only under a threat limit the
@@ -1022,7 +1020,7 @@ def test_futility_pruning_and_razoring_search_fewer_nodes_to_the_same_depth() ->
     assert pruned_total < full_total
 
 
-@pytest.mark.skipif(not puzzle_lines("quintet_vcf.jsonl"), reason="../shared/data/gomoku not found")
+@needs_shared_data
 @pytest.mark.parametrize(
     "pruning", [LMR, PRUNED], ids=["late-move reductions", "futility pruning and razoring"]
 )
@@ -1046,7 +1044,7 @@ NO_LEAF = replace(PLAIN, leaf_vcf_depth=0)
 EXTENDED = replace(NO_LEAF, four_extension=2, three_extension=2, extension_limit=4)
 
 
-@pytest.mark.skipif(not puzzle_lines("quintet_vcf.jsonl"), reason="../shared/data/gomoku not found")
+@needs_shared_data
 def test_threat_extensions_see_forced_wins_beyond_the_nominal_depth() -> None:
     """Two plies see no win of three attacker moves or more; with the threat
     extensions a four and its block (a three and its answer) cost nothing, so the same

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import re
 import threading
 from collections.abc import Iterator
@@ -27,7 +26,7 @@ from abgames.protocols.gomocup import (
 from abgames.protocols.quickmove import quick_move
 from abgames.protocols.timing import LATENCY_MARGIN_MS, TimeControl
 from abgames.search.result import SearchResult
-from conftest import SHARED_DATA
+from conftest import SHARED_DATA, needs_shared_data, shared_json_lines
 
 MOVE = re.compile(r"^\d+,\d+$")
 
@@ -445,10 +444,7 @@ FORBIDDEN_FILE = SHARED_DATA / "gomoku" / "renju_forbidden" / "quintet_forbidden
 
 
 def forbidden_cases() -> list[dict[str, Any]]:
-    if not FORBIDDEN_FILE.exists():
-        return []
-    lines = FORBIDDEN_FILE.read_text().splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
+    return shared_json_lines(FORBIDDEN_FILE)
 
 
 def stones(case: dict[str, Any], mark: str) -> list[tuple[int, int]]:
@@ -466,10 +462,10 @@ def shown_points(reply: str) -> set[tuple[int, int]]:
 
 def case_id(case: dict[str, Any]) -> str:
     query = case.get("query")
-    return str(case["name"]) + (f"@{query['move']}" if query else "")
+    return str(case.get("name", "no-data")) + (f"@{query['move']}" if query else "")
 
 
-@pytest.mark.skipif(not forbidden_cases(), reason="../shared/data/gomoku not found")
+@needs_shared_data
 @pytest.mark.parametrize("brain_is_black", [True, False])
 @pytest.mark.parametrize("case", forbidden_cases(), ids=case_id)
 def test_yxboard_and_yxshowforbid_on_every_forbidden_point_set(
@@ -493,7 +489,7 @@ def test_yxboard_and_yxshowforbid_on_every_forbidden_point_set(
     assert c.state.ply == state.ply  # YXSHOWFORBID changes nothing
 
 
-@pytest.mark.skipif(not forbidden_cases(), reason="../shared/data/gomoku not found")
+@needs_shared_data
 @pytest.mark.parametrize("level", ["easy", default_level()])
 @pytest.mark.parametrize("case", forbidden_cases(), ids=case_id)
 def test_board_with_uneven_counts_lets_black_move_on_every_forbidden_point_set(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import json
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,7 @@ from abgames.games import renju
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.games.renju import forbidden_kind, forbidden_points
-from conftest import SHARED_DATA
+from conftest import SHARED_DATA, needs_shared_data, shared_json_lines
 
 DATA = SHARED_DATA / "gomoku"
 FORBIDDEN_FILE = DATA / "renju_forbidden" / "quintet_forbidden.jsonl"
@@ -30,18 +29,13 @@ def board_state(rows: list[str], rule: Rule = Rule.RENJU) -> Gomoku:
     return state
 
 
-def load_cases() -> list[dict[str, Any]]:
-    if not FORBIDDEN_FILE.exists():
-        return []
-    return [json.loads(line) for line in FORBIDDEN_FILE.read_text().splitlines() if line.strip()]
+CASES = shared_json_lines(FORBIDDEN_FILE)
 
 
-CASES = load_cases()
-needs_data = pytest.mark.skipif(not CASES, reason=f"shared data not found at {FORBIDDEN_FILE}")
-
-
-@needs_data
-@pytest.mark.parametrize("case", CASES, ids=[f"{c['name']}-{i}" for i, c in enumerate(CASES)])
+@needs_shared_data
+@pytest.mark.parametrize(
+    "case", CASES, ids=[f"{c.get('name', 'no-data')}-{i}" for i, c in enumerate(CASES)]
+)
 def test_reference_case(case: dict[str, Any]) -> None:
     state = board_state(case["board"])
     if case.get("complete"):
@@ -53,9 +47,8 @@ def test_reference_case(case: dict[str, Any]) -> None:
         assert forbidden_kind(state.board, state.size, point) == case["expected"]
 
 
+@needs_shared_data
 def test_all_23_cases_present() -> None:
-    if not CASES:
-        pytest.skip(f"shared data not found at {FORBIDDEN_FILE}")
     assert len(CASES) == 23
 
 
