@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from skips import missing
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("ABGAMES_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
 #: The Gomocup test brain (random moves, and ways to misbehave: see its docstring).
@@ -21,19 +23,11 @@ RANDOM_BRAIN = Path(__file__).parent / "engines" / "random_brain.py"
 UNBLOCKABLE_FOUR = "h8 h9 h7 j8 g8 i6 e8 i8 f8 d8 i7 j7 k6 j9 j6 g9 k9 k8 l4 k5 h5 f9 i9 m8 l8 j11"
 
 
-def in_ci() -> bool:
-    """Whether the tests run under CI (``CI`` set, and not to ``0``/``false``/``no``)."""
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
 def require_shared_data() -> Path:
-    """``SHARED_DATA``, or the one policy for its absence: the test is skipped, and
-    fails under CI (where the data must be laid out)."""
+    """``SHARED_DATA``, or the one policy for its absence (``skips.missing``): the test
+    is skipped, and fails under CI (where the data must be laid out)."""
     if not SHARED_DATA.is_dir():
-        message = f"the shared data folder {SHARED_DATA} is missing"
-        if in_ci():
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
+        missing(f"the shared data folder {SHARED_DATA} is missing")
     return SHARED_DATA
 
 

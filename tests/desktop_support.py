@@ -1,25 +1,23 @@
 """Helpers for the desktop tests: one Xvfb display per test run, pumping events, players.
 
 The display is started on first use and stopped at exit. Without Xvfb the
-tests that need it are skipped with the reason, except under CI (``$CI`` set),
-where a missing Xvfb is a failure: .ci/run installs it.
+tests that need it are skipped with the reason, except under CI, where a missing
+Xvfb is a failure (``skips.missing``): .ci/run installs it.
 """
 
 from __future__ import annotations
 
 import atexit
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-
-import pytest
 
 from abgames.ai.player import AIPlayer
 from abgames.games import GameState, Move
 from abgames.search.result import SearchResult
 from abgames.ui.desktop.app import DesktopApp
 from abgames.ui.desktop.xvfb import VirtualDisplay, xvfb_installed
+from skips import missing
 
 #: Longest wait for anything the window does (an easy AI move takes milliseconds).
 WAIT_S = 20.0
@@ -32,10 +30,7 @@ def virtual_display() -> str:
     global _display
     if _display is None:
         if not xvfb_installed():
-            message = "Xvfb is not installed (apt-get install xvfb); the desktop tests need it"
-            if os.environ.get("CI"):
-                pytest.fail(message)
-            pytest.skip(message)
+            missing("Xvfb is not installed (apt-get install xvfb); the desktop tests need it")
         display = VirtualDisplay()
         display.start()
         atexit.register(display.stop)

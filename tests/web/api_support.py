@@ -4,7 +4,6 @@ waiting for the AI, and a real uvicorn server (in a thread or a subprocess)."""
 from __future__ import annotations
 
 import contextlib
-import socket
 import threading
 import time
 import warnings
@@ -12,8 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI
+from server_support import ServerThread, free_port
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 with warnings.catch_warnings():  # starlette's notice about httpx, not about our code
@@ -112,31 +111,16 @@ def wait_for(
         time.sleep(0.02)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @contextlib.contextmanager
 def live_server(db: Path, **changes: Any) -> Iterator[tuple[str, FastAPI]]:
     """A real uvicorn server on 127.0.0.1 in a thread; yields its base URL and app."""
-    port = free_port()
     app = create_app(settings(db, **changes))
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT_S
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
+    server = ServerThread(app, free_port())
+    server.start()
     try:
-        yield f"http://127.0.0.1:{port}", app
+        yield server.url, app
     finally:
-        server.should_exit = True
-        thread.join(WAIT_S)
+        server.stop()
 
 
 class PeerFromHeader:

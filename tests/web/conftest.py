@@ -1,35 +1,18 @@
 """Fixtures of the browser tests: a real uvicorn server of ``create_app`` on a free
 127.0.0.1 port over a temporary database (restartable on the same port), and Debian's
-Chromium driven by Playwright (never a downloaded browser).
-
-The API tests build their own apps (see ``api_support.py``); nothing here is shared
-with them except the pytest machinery.
+Chromium driven by Playwright (never a downloaded browser), one for the whole session
+(two sync Playwrights cannot run in one process at once). The server and the browser
+come from ``server_support.py``, which the API tests share.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_support import WebServer
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def note_policy_violation(message: Any, errors: list[str]) -> None:
-    """Keep a console message that says the Content-Security-Policy blocked something."""
-    if message.type == "error" and "Content Security Policy" in message.text:
-        errors.append(message.text)
+from server_support import launch_chromium, watch_page
 
 
 @pytest.fixture(scope="session")
@@ -43,17 +26,12 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
 
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium under Playwright; the tests skip (saying why) where it is absent,
-    except under CI (``$CI`` set), which installs it: there a missing browser fails."""
-    if not CHROMIUM.exists():
-        message = f"{CHROMIUM} is missing: install Debian's chromium package"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    """Debian's Chromium under Playwright (``launch_chromium``: skipped where it is
+    absent, failed under CI, which installs it)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         yield browser
         browser.close()
 
@@ -74,8 +52,7 @@ def new_page(chromium: Any, web_server: WebServer) -> Iterator[Any]:
         context.set_default_timeout(20_000)
         contexts.append(context)
         page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("console", lambda message: note_policy_violation(message, errors))
+        watch_page(page, errors)
         return page
 
     yield make

@@ -14,18 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from api_support import (
     SLOW_LEVEL,
-    WAIT_S,
     PeerFromHeader,
     client,
     create,
-    free_port,
     settings,
     wait_for,
 )
 from fastapi.testclient import TestClient
+from server_support import ServerThread, free_port
 
 from abgames.ui.web.app import create_app
 from abgames.ui.web.limits import LOOPBACK_HOSTS, MAX_JSON_DEPTH
@@ -286,18 +284,14 @@ def guarded_server(db: Path, **changes: Any) -> Iterator[int]:
     """A real uvicorn server with our protocol and limits (``server_config``); its port."""
     port = free_port()
     chosen = settings(db, **changes)
-    server = uvicorn.Server(server_config(create_app(chosen), chosen, host="127.0.0.1", port=port))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT_S
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
+    app = create_app(chosen)
+    config = server_config(app, chosen, host="127.0.0.1", port=port)
+    server = ServerThread(app, port, config=config)
+    server.start()
     try:
         yield port
     finally:
-        server.should_exit = True
-        thread.join(WAIT_S)
+        server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,9 @@ from typing import Any
 
 import httpx
 import pytest
-from api_support import SLOW_LEVEL, WAIT_S, free_port, live_server
+from api_support import SLOW_LEVEL, WAIT_S, live_server
 from fastapi import FastAPI
+from server_support import free_port
 
 from abgames.cli import main
 from abgames.cluster import Cluster, HostFailed, HostGone

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from api_support import SLOW_LEVEL, WAIT_S, client, create, free_port, wait_for
+from api_support import SLOW_LEVEL, WAIT_S, client, create, wait_for
+from server_support import free_port
 
 from abgames.ui.web.store import MIGRATIONS, SCHEMA_VERSION, GameStore
 

@@ -4,83 +4,27 @@ the counters and the chart; take the position of the game in progress."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import socket
-import threading
-import time
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
-import uvicorn
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from browser_support import WebServer
+from playwright.sync_api import Page, expect
 
-from abgames.ui.web.app import WebSettings, create_app
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PRUNED_GREY = "rgb(169, 175, 184)"  # --pruned in learn.css
 MAX_CLICKS = 300
 
-pytestmark = pytest.mark.skipif(
-    shutil.which(CHROMIUM) is None and not os.environ.get("CI"),
-    reason="no /usr/bin/chromium (install Debian's chromium package)",
-)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app under uvicorn on a free port, in a thread; yields its base URL."""
-    folder: Path = tmp_path_factory.mktemp("learn-web")
-    app = create_app(WebSettings(db_path=folder / "games.db", workers=1, warm=False))
-    port = free_port()
-    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not uv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    uv.should_exit = True
-    thread.join(30)
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
 
 @pytest.fixture
-def learn(chromium: Browser, server: str) -> Iterator[Page]:
-    """A tab on /learn; fails the test if the page threw."""
-    context = chromium.new_context(viewport={"width": 1400, "height": 1100})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.goto(f"{server}/learn")
+def learn(new_page: Callable[..., Any]) -> Page:
+    """A tab on /learn (conftest's ``new_page``: an uncaught error or anything the
+    Content-Security-Policy blocks fails the test)."""
+    tab: Page = new_page(viewport={"width": 1400, "height": 1100})
+    tab.goto("/learn")
     tab.wait_for_selector(".pane .node", state="attached")
-    yield tab
-    context.close()
-    assert errors == [], errors
+    return tab
 
 
 def search(page: Page, cells: list[int], depth: int) -> None:
@@ -140,8 +84,9 @@ def test_the_experiment_chart_appears(learn: Page) -> None:
     assert "every method agrees" in (page.text_content("#chart") or "")
 
 
-def test_from_my_game_takes_the_position_in_progress(learn: Page, server: str) -> None:
+def test_from_my_game_takes_the_position_in_progress(learn: Page, web_server: WebServer) -> None:
     page = learn
+    server = web_server.url
     created = httpx.post(
         f"{server}/api/games", json={"game": "tictactoe", "mode": "human-human"}
     ).json()
