@@ -211,3 +211,9 @@ def test_write_atomically_refuses_a_fifo_and_a_missing_folder(fifo: Path, tmp_pa
     with pytest.raises(FileRefusedError, match="there is no folder"):
         write_atomically(tmp_path / "missing" / "x.json", b"data")
     assert not (tmp_path / "missing").exists()
+
+
+def test_read_bytes_sets_aside_what_the_file_holds_not_its_cap(tmp_path: Path) -> None:
+    path = tmp_path / "small"
+    path.write_bytes(b"abc")
+    assert read_bytes(path, 1 << 50) == b"abc"  # read(cap) would ask for a petabyte

@@ -136,12 +136,21 @@ def read_bytes(path: PathLike, limit: int) -> bytes:
     is read is refused after ``limit + 1`` bytes.
     """
     with open_regular(path) as handle:
-        if os.fstat(handle.fileno()).st_size > limit:
+        size = os.fstat(handle.fileno()).st_size
+        if size > limit:
             raise _too_large(path, limit)
-        data = handle.read(limit + 1)
-    if len(data) > limit:
+        # read(n) sets n bytes aside at once: ask for the size, then for what it grew by.
+        chunks = [handle.read(size + 1)]
+        total = len(chunks[0])
+        while total > size and total <= limit:
+            chunk = handle.read(min(_CHUNK, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    if total > limit:
         raise _too_large(path, limit)
-    return data
+    return b"".join(chunks)
 
 
 def read_text(path: PathLike, limit: int, encoding: str = "utf-8", errors: str = "strict") -> str:

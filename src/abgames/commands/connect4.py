@@ -21,9 +21,9 @@ import argparse
 import contextlib
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any, AnyStr, TextIO
 
 from abgames.ai.connect4.constants import (
     BUILD_TABLE_BITS,
@@ -38,6 +38,7 @@ from abgames.ai.connect4.constants import (
 from abgames.arguments import integer
 from abgames.cluster import ClusterError, ClusterLost
 from abgames.commands.cluster_option import add_cluster_option, cluster_of
+from abgames.files import EndlessLineError, read_line
 from abgames.games.base import IllegalMoveError, NotationError
 from abgames.games.connect4 import ConnectFour
 
@@ -58,6 +59,9 @@ PROGRESS_SECONDS = 1.0
 LOGGED_PROGRESS_SECONDS = 5.0
 #: Longest bad input line echoed whole in an error message.
 SHOWN_LINE_CHARS = 60
+#: Longest input line ``solve`` reads (a position has at most 42 moves); a longer one
+#: is a bad line, and one with no end within ``files.MAX_DISCARD_CHARS`` ends the input.
+MAX_LINE_CHARS = 1000
 
 
 def table_bits_argument(text: str) -> int:
@@ -241,6 +245,26 @@ def _decode(raw: str | bytes, encoding: str) -> str:
         ) from None
 
 
+def _strip_end(raw: str | bytes) -> str | bytes:
+    return raw.rstrip("\r\n") if isinstance(raw, str) else raw.rstrip(b"\r\n")
+
+
+def bounded_lines(stream: IO[AnyStr]) -> Iterator[AnyStr]:
+    """The lines of ``stream``, each read within ``MAX_LINE_CHARS`` (``files.read_line``:
+    a longer line comes cut but still too long); ``EndlessLineError`` naming the line
+    for one that does not end."""
+    number = 0
+    while True:
+        number += 1
+        try:
+            line, _ = read_line(stream, MAX_LINE_CHARS)
+        except EndlessLineError as error:
+            raise EndlessLineError(f"line {number}: {error}") from None
+        if not line:
+            return
+        yield line
+
+
 def solve_stream(
     solver: Solver,
     source: Iterable[str | bytes],
@@ -262,6 +286,10 @@ def solve_stream(
     for number, raw in enumerate(source, start=1):
         line: str | None = None
         try:
+            if len(raw) > MAX_LINE_CHARS and len(_strip_end(raw)) > MAX_LINE_CHARS:
+                raise ValueError(
+                    f"over {MAX_LINE_CHARS:,} characters (a position has at most 42 moves)"
+                )
             line = _decode(raw, encoding).rstrip("\r\n")
             position = parse_line(line)
         except ValueError as error:
@@ -310,7 +338,7 @@ def run_solve(args: argparse.Namespace) -> int:
         binary = getattr(stdin, "buffer", None)
         bad = solve_stream(
             solver,
-            binary if binary is not None else stdin,
+            bounded_lines(binary if binary is not None else stdin),
             sys.stdout,
             sys.stderr,
             analyze=args.analyze,
@@ -321,6 +349,11 @@ def run_solve(args: argparse.Namespace) -> int:
     except NoMemoryError as error:
         print(f"abgames solve: {error}", file=sys.stderr)
         return 2
+    except EndlessLineError as error:
+        if progress is not None:
+            progress.clear()
+        print(f"abgames solve: {error}; the input ends there", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return _interrupted("solve", progress)
     return 1 if bad else 0
