@@ -15,6 +15,7 @@ import random
 import re
 from pathlib import Path
 
+from abgames.files import read_bytes
 from abgames.games.base import IllegalMoveError, Move
 from abgames.games.gomoku import Gomoku
 from abgames.match import new_state
@@ -25,6 +26,10 @@ _NUMBER = re.compile(r"-?\d+")
 DEFAULT_RANDOM_PLIES = {"tictactoe": 1, "connect4": 2, "gomoku": 0}
 #: Tries to draw an opening that has not come up yet before accepting a repeat.
 DISTINCT_TRIES = 20
+#: The largest openings file read, and its longest line (a full 22x22 board of offsets
+#: takes ~4 KB).
+MAX_OPENINGS_BYTES = 16 * 1024 * 1024
+MAX_OPENING_LINE_BYTES = 65_536
 
 
 class OpeningError(ValueError):
@@ -55,12 +60,17 @@ def load_offset_openings(
     legal (a forbidden point, a finished game). ``OpeningError`` if none fits.
     """
     try:
-        lines = path.read_bytes().splitlines()
-    except OSError as error:
+        lines = read_bytes(path, MAX_OPENINGS_BYTES).splitlines()
+    except OSError as error:  # a FIFO or device, a file over the cap: refused unread
         raise OpeningError(f"cannot read openings file {path}: {error.strerror}") from None
     openings: list[tuple[Move, ...]] = []
     skipped = 0
     for number, raw in enumerate(lines, start=1):
+        if len(raw) > MAX_OPENING_LINE_BYTES:
+            raise OpeningError(
+                f"{path}:{number}: a line of over {MAX_OPENING_LINE_BYTES:,} bytes "
+                "(an opening takes a few dozen)"
+            )
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:

@@ -12,6 +12,7 @@ are ``[xy]`` with letters from ``a`` counted from the left and from the top.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import TextIO
@@ -19,6 +20,7 @@ from typing import TextIO
 from abgames import __version__
 from abgames.arena.engines import TIME_FORFEIT
 from abgames.arena.judge import LINE_REASONS, GameRecord
+from abgames.files import open_output, read_lines
 from abgames.games.gomoku import LETTERS, Gomoku
 
 SGF_GOMOKU = 4
@@ -85,10 +87,33 @@ class RecordWriter:
 
 
 def _open_text(path: Path, append: bool) -> TextIO:
-    return path.open("a", encoding="utf-8") if append else path.open("w", encoding="utf-8")
+    """``path`` open for text, if it is a regular file or a new name (``files.open_output``:
+    a FIFO or a device is refused at once, ``OSError``)."""
+    return io.TextIOWrapper(open_output(path, append=append), encoding="utf-8")
+
+
+#: The largest records file read, and its longest line (a game of 484 moves takes ~4 KB).
+MAX_RECORDS_BYTES = 1 << 32
+MAX_RECORD_LINE_BYTES = 1 << 20
 
 
 def read_records(path: Path) -> list[dict[str, object]]:
-    """The games of a records file, in the order written."""
-    with path.open(encoding="utf-8") as stream:
-        return [json.loads(line) for line in stream if line.strip()]
+    """The games of a records file, in the order written.
+
+    ``OSError`` for a file that is not a regular one, over ``MAX_RECORDS_BYTES`` or
+    with a line over ``MAX_RECORD_LINE_BYTES``; ``ValueError`` for a line that is not
+    a JSON object in UTF-8.
+    """
+    games = []
+    lines = read_lines(path, limit=MAX_RECORDS_BYTES, line_limit=MAX_RECORD_LINE_BYTES)
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            game = json.loads(line.decode("utf-8"))
+        except (ValueError, RecursionError):
+            raise ValueError(f"line {number} is not a JSON record") from None
+        if not isinstance(game, dict):
+            raise ValueError(f"line {number} is not a JSON record")
+        games.append(game)
+    return games

@@ -30,17 +30,18 @@ from its last batch with the same command.
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 from abgames.arena.engines import EngineSpec
 from abgames.arena.judge import GameRecord, GameTask, play_game
 from abgames.cluster import Cluster
-from abgames.files import write_atomically
+from abgames.files import FileRefusedError, read_text, shown_name, write_atomically
 from abgames.games.base import Move
 
 #: Spall's recommended schedule exponents.
@@ -103,6 +104,10 @@ def new_state(
 ) -> TuneState:
     if steps < 1:
         raise TuneError(f"a run needs at least one step, not {steps}")
+    try:
+        _checked_rate(rate)
+    except ValueError as error:
+        raise TuneError(str(error)) from None
     if not params:
         raise TuneError("name at least one weight to tune")
     for param in params:
@@ -127,18 +132,122 @@ def save_state(state: TuneState, path: Path) -> None:
 
 
 def load_state(path: Path) -> TuneState:
-    """The run saved at ``path``; ``TuneError`` if it is not one of ours."""
+    """The run saved at ``path``; ``TuneError`` naming the file and the first problem if
+    it is not one of ours: unreadable, not a regular file, over ``MAX_STATE_BYTES``,
+    not JSON, or any field missing or of the wrong type or range (a saved game, say)."""
+    shown = shown_name(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("version") != STATE_VERSION:
-            raise TuneError(f"{path}: not a tuning state of version {STATE_VERSION}")
-        params = [Param(**p) for p in data.pop("params")]
-        state = TuneState(params=params, **data)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError, AttributeError) as error:
-        raise TuneError(f"{path}: not a readable tuning state ({error})") from None
-    if len(state.theta) != len(state.params):
-        raise TuneError(f"{path}: {len(state.theta)} values for {len(state.params)} weights")
-    return state
+        text = read_text(path, MAX_STATE_BYTES)
+    except FileRefusedError as error:
+        raise TuneError(str(error)) from None
+    except OSError as error:
+        raise TuneError(f"cannot read {shown}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise TuneError(f"{shown}: not a readable tuning state (not UTF-8 text)") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise TuneError(f"{shown}: not a readable tuning state (bad JSON: {error.msg})") from None
+    except (RecursionError, ValueError):
+        raise TuneError(f"{shown}: not a readable tuning state (unreadable JSON)") from None
+    if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+        raise TuneError(f"{shown}: not a tuning state of version {STATE_VERSION}")
+    try:
+        return _checked_state(data)
+    except ValueError as error:
+        raise TuneError(f"{shown}: not a readable tuning state ({error})") from None
+
+
+#: The largest state file read (its history grows by a line of weights a batch).
+MAX_STATE_BYTES = 64 * 1024 * 1024
+
+
+def _number(value: object, name: str) -> float:
+    if not isinstance(value, bool) and isinstance(value, int | float):
+        try:
+            number = float(value)
+        except OverflowError:  # a whole number of hundreds of digits
+            number = math.inf
+        if math.isfinite(number):
+            return number
+    raise ValueError(f"{name} is not a finite number")
+
+
+def _whole(value: object, name: str, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"{name} is not a whole number of at least {low}")
+    return value
+
+
+def _checked_state(data: object) -> TuneState:
+    """A ``TuneState`` from a state file's JSON; ``ValueError`` naming the first bad field."""
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    if data.get("version") != STATE_VERSION:
+        raise ValueError(f"no version {STATE_VERSION}")
+    for name in ("params", "theta", "level", "steps", "rate"):
+        if name not in data:
+            raise ValueError(f"no {name!r}")
+    unknown = sorted(set(data) - {f.name for f in fields(TuneState)})
+    if unknown:
+        raise ValueError(f"unknown field {unknown[0]!r}")
+    raw_params = data["params"]
+    if not isinstance(raw_params, list) or not raw_params:
+        raise ValueError("'params' is not a list of weights")
+    params = []
+    for index, raw in enumerate(raw_params):
+        where = f"params[{index}]"
+        if not isinstance(raw, dict) or set(raw) != {f.name for f in fields(Param)}:
+            raise ValueError(f"{where} is not {{name, start, scale, low, high}}")
+        if not isinstance(raw["name"], str):
+            raise ValueError(f"{where}.name is not a string")
+        start, scale, low, high = (
+            _number(raw[key], f"{where}.{key}") for key in ("start", "scale", "low", "high")
+        )
+        if scale <= 0 or not low <= start <= high:
+            raise ValueError(f"{where}: the scale must be positive and the start within its bounds")
+        params.append(Param(raw["name"], start, scale, low, high))
+    theta = data["theta"]
+    if not isinstance(theta, list) or len(theta) != len(params):
+        raise ValueError(f"'theta' is not a list of {len(params)} values, one a weight")
+    history = data.get("history", [])
+    if not isinstance(history, list) or not all(isinstance(row, list) for row in history):
+        raise ValueError("'history' is not a list of lists")
+    opponent = data.get("opponent")
+    if opponent is not None and not isinstance(opponent, str):
+        raise ValueError("'opponent' is not an engine spec")
+    if not isinstance(data["level"], str):
+        raise ValueError("'level' is not a string")
+    steps = _whole(data["steps"], "'steps'", 1)
+    step = _whole(data.get("step", 0), "'step'")
+    if step > steps:
+        raise ValueError(f"'step' {step} is beyond 'steps' {steps}")
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError("'seed' is not a whole number")
+    return TuneState(
+        level=data["level"],
+        params=params,
+        steps=steps,
+        rate=_checked_rate(_number(data["rate"], "'rate'")),
+        theta=[_number(value, "a value of 'theta'") for value in theta],
+        step=step,
+        games=_whole(data.get("games", 0), "'games'"),
+        points_plus=_number(data.get("points_plus", 0.0), "'points_plus'"),
+        seed=seed,
+        history=[[_number(value, "a value of 'history'") for value in row] for row in history],
+        opponent=opponent,
+        points_against_opponent=_number(
+            data.get("points_against_opponent", 0.0), "'points_against_opponent'"
+        ),
+    )
+
+
+def _checked_rate(rate: float) -> float:
+    """``rate`` if it is a positive finite number; ``ValueError`` otherwise."""
+    if not (math.isfinite(rate) and rate > 0):
+        raise ValueError(f"the learning rate must be a positive number, not {rate}")
+    return rate
 
 
 def perturbation(state: TuneState, k: int) -> float:

@@ -16,6 +16,7 @@ counted; a brain that dies is restarted.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import threading
@@ -28,6 +29,7 @@ from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku.features import is_quiet
 from abgames.arena.engines import GAME_TYPE_ENGINE, RULE_BITS, board_stones
 from abgames.arena.records import read_records
+from abgames.files import open_output, read_lines
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.protocols.client import EngineError, GomocupClient
@@ -42,6 +44,9 @@ DEFAULT_EVERY = 2
 ANSWER_GRACE_SECONDS = 5.0
 #: ``timeout_match`` and ``time_left`` told to the brain: no game clock to keep.
 UNLIMITED_MATCH_MS = 1_000_000_000
+#: The largest labels file read, and its longest line (a full 22x22 game takes ~2 KB).
+MAX_LABELS_BYTES = 1 << 30
+MAX_LABEL_LINE_BYTES = 1 << 16
 
 
 class TeacherError(ValueError):
@@ -83,7 +88,8 @@ def sample_positions(
         try:
             games = read_records(path)
         except (OSError, ValueError) as error:
-            raise TeacherError(f"cannot read the records file {path}: {error}") from None
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            raise TeacherError(f"cannot read the records file {path}: {reason}") from None
         for game in games:
             if game.get("variant") != Gomoku.name or game.get("options", {}) != wanted:
                 continue
@@ -94,17 +100,21 @@ def sample_positions(
 
 
 def load_labels(path: Path) -> list[Label]:
-    """The labels in ``path`` (none if it does not exist); a torn line is skipped."""
-    if not path.exists():
-        return []
+    """The labels in ``path`` (none if it does not exist); a torn line is skipped.
+
+    ``OSError`` for a file that is not a regular one (a FIFO, ``/dev/zero``), over
+    ``MAX_LABELS_BYTES`` or with a line over ``MAX_LABEL_LINE_BYTES``.
+    """
     labels = []
-    with path.open(encoding="utf-8") as stream:
-        for line in stream:
+    try:
+        for line in read_lines(path, limit=MAX_LABELS_BYTES, line_limit=MAX_LABEL_LINE_BYTES):
             try:
-                entry = json.loads(line)
+                entry = json.loads(line.decode("utf-8"))
                 labels.append(Label(str(entry["moves"]), int(entry["score"])))
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError, RecursionError):
                 continue
+    except FileNotFoundError:
+        return []
     return labels
 
 
@@ -234,7 +244,7 @@ def label_positions(
         finally:
             teacher.close()
 
-    with labels_path.open("a", encoding="utf-8") as out:
+    with io.TextIOWrapper(open_output(labels_path, append=True), encoding="utf-8") as out:
         threads = [threading.Thread(target=work, args=(out,)) for _ in range(max(1, workers))]
         for thread in threads:
             thread.start()

@@ -39,6 +39,7 @@ from abgames.arena.spsa import (
 from abgames.arguments import integer, real
 from abgames.cluster import ClusterError
 from abgames.commands.cluster_option import add_cluster_option, cluster_of
+from abgames.files import check_output
 from abgames.games.gomoku import Gomoku, Rule
 
 #: The weights a run tunes unless ``--params`` names others: name -> perturbation
@@ -81,6 +82,8 @@ DEFAULT_BATCH = 4
 DEFAULT_RATE = 0.1
 DEFAULT_TIME = "0.1"
 DEFAULT_RANDOM_PLIES = 4
+#: The levels whose evaluation weights a run can tune.
+TUNABLE_LEVELS = ("medium", "hard", "max", "classic")
 
 
 def register(subparsers: Any) -> None:
@@ -203,8 +206,12 @@ def match_from(args: argparse.Namespace, opponent: str | None) -> Match:
 
 
 def start_or_resume(args: argparse.Namespace) -> TuneState:
+    """The run in ``--state`` (checked to be one this engine can resume), or a new one
+    whose state file can be written there (a regular file or a new name in an existing
+    folder: ``OSError`` otherwise, before any game)."""
     if args.state.exists():
         state = load_state(args.state)
+        check_resumable(state, args.state)
         if args.opponent is not None and args.opponent != state.opponent:
             playing = "of the candidates against each other"
             if state.opponent is not None:
@@ -219,11 +226,23 @@ def start_or_resume(args: argparse.Namespace) -> TuneState:
             file=sys.stderr,
         )
         return state
-    if args.level not in ("medium", "hard", "max", "classic"):
+    if args.level not in TUNABLE_LEVELS:
         raise TuneError(f"gomoku level {args.level!r} has no evaluation weights to tune")
+    check_output(args.state)
     return new_state(
         args.level, parse_params(args.params), args.steps, args.rate, args.seed, args.opponent
     )
+
+
+def check_resumable(state: TuneState, path: Path) -> None:
+    """``TuneError`` if a state file names a level or weight this engine does not have."""
+    from abgames.ai.gomoku.weights import EVAL_NAMES
+
+    if state.level not in TUNABLE_LEVELS:
+        raise TuneError(f"{path}: gomoku level {state.level!r} has no evaluation weights to tune")
+    for param in state.params:
+        if param.name not in EVAL_NAMES:
+            raise TuneError(f"{path}: {param.name!r} is not a weight (see --list)")
 
 
 def run_command(args: argparse.Namespace) -> int:

@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from abgames.files import read_text, write_atomically
+
 Observation = dict[str, npt.NDArray[np.int8]]
 Policy = Callable[[Observation], int]
 
@@ -101,6 +103,10 @@ def observation_key(observation: Observation) -> str:
     return "".join(".xo"[int(v)] for v in cells)
 
 
+#: The largest saved policy read.
+MAX_POLICY_BYTES = 256 * 1024 * 1024
+
+
 class TabularPolicy:
     """A table from ``observation_key`` to action; unknown positions play at random."""
 
@@ -117,16 +123,22 @@ class TabularPolicy:
         return action
 
     def save(self, path: Path) -> None:
+        """Write the table as JSON, atomically, to a regular file or a new name."""
         data = {"kind": "tabular", "game": self.game, "table": self.table}
-        path.write_text(json.dumps(data, sort_keys=True) + "\n")
+        write_atomically(path, (json.dumps(data, sort_keys=True) + "\n").encode("utf-8"))
 
     @classmethod
     def load(cls, path: Path, seed: int | None = None) -> TabularPolicy:
-        data = json.loads(path.read_text())
-        if data.get("kind") != "tabular":
+        """A saved table; ``OSError`` for a file that is not a regular one or is over
+        ``MAX_POLICY_BYTES``, ``ValueError`` for one that is not a saved policy."""
+        data = json.loads(read_text(path, MAX_POLICY_BYTES))
+        if not isinstance(data, dict) or data.get("kind") != "tabular":
             raise ValueError(f"{path} is not a saved tabular policy")
-        table = {str(key): int(action) for key, action in data["table"].items()}
-        return cls(str(data["game"]), table, seed)
+        try:
+            table = {str(key): int(action) for key, action in data["table"].items()}
+            return cls(str(data["game"]), table, seed)
+        except (KeyError, AttributeError, TypeError):
+            raise ValueError(f"{path} is not a saved tabular policy") from None
 
 
 def load_policy(spec: str, game: str, seed: int | None = None) -> Policy:
