@@ -157,7 +157,13 @@ def test_an_output_in_a_missing_folder_is_refused_before_solving(
     status, err = book_command(capsys, *args)
     assert status == 2
     assert_one_line(err, f"{output}: there is no folder {output.parent}")
-    assert not (work / WORK_FILE).exists()  # nothing was solved
+    assert not work.exists()  # nothing was solved, no folder left behind
+
+
+def test_the_output_may_go_into_the_work_folder_it_creates(tmp_path: Path) -> None:
+    work = tmp_path / "new" / "W"
+    build(root=LATE_ROOT, plies=1, work_dir=work, output=work / "b.bin", table_bits=16)
+    assert len(load(work / "b.bin")) > 0
 
 
 @pytest.mark.parametrize("jobs", ["0", "-1"])
@@ -170,3 +176,29 @@ def test_jobs_below_one_are_refused(
     assert status == 2
     assert_one_line(err, "--jobs must be at least 1")
     assert not work.exists()
+
+
+def test_the_strategy_builder_refuses_a_fifo_as_its_work_file(tmp_path: Path) -> None:
+    from abgames.ai.connect4 import strategy_builder
+    from abgames.files import NotRegularFileError
+
+    work = tmp_path / "W"
+    work.mkdir()
+    fifo = work / strategy_builder.WORK_FILE
+    os.mkfifo(fifo)
+    outcome: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            strategy_builder.build_strategy(plies=1, work_dir=work, output=tmp_path / "s.bin")
+        except BaseException as error:  # handed to the test
+            outcome.append(error)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(HANG_GUARD)
+    if thread.is_alive():
+        os.close(os.open(fifo, os.O_RDWR | os.O_NONBLOCK))
+        pytest.fail("the strategy builder blocked on a FIFO")
+    assert outcome and isinstance(outcome[0], NotRegularFileError)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)

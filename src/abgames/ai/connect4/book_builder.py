@@ -202,11 +202,19 @@ def build(
     processes; a cluster lost mid-build raises ``ClusterLost`` with every score found
     so far already in the work file.
     """
-    _check_output(output)
-    _make_work_dir(work_dir)
-    work_path = work_dir / WORK_FILE
     if not write_only:
         root_position = _root_position(root)
+    created = _make_work_dir(work_dir)
+    try:
+        _check_output(output)  # after the work folder: the output may be in it
+    except BaseException:
+        for folder in created:  # refused: leave no empty folder behind
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        raise
+    work_path = work_dir / WORK_FILE
     earlier, earlier_max_moves = _read_book(output, log)
     solved = {**earlier, **_read_work(work_path)}
     if solved:
@@ -291,8 +299,11 @@ def _check_output(output: Path) -> None:
         )
 
 
-def _make_work_dir(work_dir: Path) -> None:
-    """Create the work folder if it is missing; ``BuildError`` if the name is not a folder."""
+def _make_work_dir(work_dir: Path) -> list[Path]:
+    """Create the work folder if it is missing; ``BuildError`` if the name is not a folder.
+
+    Returns the folders created, innermost first.
+    """
     try:
         mode = os.stat(work_dir).st_mode
     except FileNotFoundError:
@@ -301,7 +312,13 @@ def _make_work_dir(work_dir: Path) -> None:
         raise BuildError(f"the work folder {work_dir}: a folder in that path is a file") from None
     if mode is not None and not stat.S_ISDIR(mode):
         raise BuildError(f"the work folder {work_dir} is {kind_of(mode)}, not a folder")
+    missing = []
+    for folder in (work_dir, *work_dir.parents):
+        if os.path.lexists(folder):
+            break
+        missing.append(folder)
     work_dir.mkdir(parents=True, exist_ok=True)
+    return missing
 
 
 def _root_position(root: str) -> Position:

@@ -35,12 +35,14 @@ from pathlib import Path
 from abgames.ai.connect4.book import BookError
 from abgames.ai.connect4.book import load as load_exact_book
 from abgames.ai.connect4.book_builder import _read_work as read_exact_work
+from abgames.ai.connect4.book_builder import _work_lines as read_work_lines
 from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
 from abgames.ai.connect4.perfect import choose_column
 from abgames.ai.connect4.solver import CELLS, Position, Solver, canonical_key
 from abgames.ai.connect4.strategy import WIN, Decision, decide
 from abgames.ai.connect4.strategy_book import StrategyBook, mirrored, save
 from abgames.arguments import integer
+from abgames.files import open_output
 
 WORK_FILE = "weak.txt"
 #: Default table per process: 2**25 entries = 256 MiB.
@@ -67,9 +69,7 @@ def read_weak_work(path: Path) -> dict[int, int]:
     bad line raises ``ValueError`` naming the file and line.
     """
     values: dict[int, int] = {}
-    if not path.exists():
-        return values
-    lines = path.read_text(errors="replace").splitlines()
+    lines = read_work_lines(path)  # a regular file within caps, or none
     for number, line in enumerate(lines, start=1):
         parts = line.split()
         try:
@@ -223,7 +223,7 @@ def build_strategy(
     if pool is None:
         _init_worker(table_bits)
     try:
-        with work_path.open("a") as work:
+        with open_output(work_path, append=True) as work:
             for ply in range(root_position.moves, last_ply):
                 if ply > root_position.moves and sources:
                     # An exact build running beside this one may have solved more.
@@ -257,7 +257,7 @@ def build_strategy(
                 for done, (moves, decision, solved, seconds) in enumerate(results, start=1):
                     for line, value in solved:
                         values[canonical_key(Position.parse(line).key)] = value
-                        work.write(f"{line} {value}\n")
+                        work.write(f"{line} {value}\n".encode())
                     work.flush()
                     decided[moves] = decision
                     if seconds > 1:
