@@ -217,3 +217,15 @@ def test_read_bytes_sets_aside_what_the_file_holds_not_its_cap(tmp_path: Path) -
     path = tmp_path / "small"
     path.write_bytes(b"abc")
     assert read_bytes(path, 1 << 50) == b"abc"  # read(cap) would ask for a petabyte
+
+
+def test_a_name_holding_a_nul_is_refused_in_one_line(tmp_path: Path) -> None:
+    match = Match(TicTacToe(), seats_for("human-human", HUMAN, "hard"))
+    with pytest.raises(SaveFileError, match="cannot hold a NUL character"):
+        match.save(tmp_path / "a\0b")
+    with pytest.raises(SaveFileError):
+        Match.load(tmp_path / "a\0b")
+    out = io.StringIO()
+    run_game(match, io.StringIO("save a\0b\nquit\n"), out)
+    assert "a file name cannot hold a NUL character." in out.getvalue()
+    assert list(tmp_path.iterdir()) == []

@@ -94,6 +94,15 @@ def kind_of(mode: int) -> str:
     return "a special file"
 
 
+def _mode(path: PathLike) -> int:
+    """``os.stat(path).st_mode``; ``FileRefusedError`` for a name holding a NUL (which
+    ``os.stat`` refuses with ``ValueError``)."""
+    try:
+        return os.stat(path).st_mode
+    except ValueError:
+        raise FileRefusedError(path, "a file name cannot hold a NUL character") from None
+
+
 def _refuse_unless_regular(path: PathLike, mode: int) -> None:
     if not stat.S_ISREG(mode):
         raise NotRegularFileError(path, f"{kind_of(mode)}, not a regular file")
@@ -107,7 +116,7 @@ def open_regular(path: PathLike) -> BinaryIO:
     ``os.stat``, opened with ``O_NONBLOCK`` and checked again by ``os.fstat``.
     ``FileNotFoundError`` and the other ``OSError`` of ``open`` pass through.
     """
-    _refuse_unless_regular(path, os.stat(path).st_mode)
+    _refuse_unless_regular(path, _mode(path))
     flags = (
         os.O_RDONLY
         | getattr(os, "O_NONBLOCK", 0)
@@ -223,7 +232,7 @@ def check_output(path: PathLike) -> None:
     left to the write itself.
     """
     try:
-        mode = os.stat(path).st_mode
+        mode: int | None = _mode(path)
     except FileNotFoundError:
         mode = None
     except NotADirectoryError:
