@@ -290,3 +290,11 @@ def test_a_saved_policy_is_read_and_written_as_a_regular_file_only(tmp_path: Pat
     saved.write_text('{"kind": "tabular"}')
     with pytest.raises(ValueError, match="is not a saved tabular policy"):
         TabularPolicy.load(saved)
+
+
+def test_a_bad_sgf_path_leaves_the_records_file_as_it_was(tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    records.write_text('{"game": 1}\n')
+    with pytest.raises(OSError, match="there is no folder"):
+        RecordWriter(records, tmp_path / "missing" / "games.sgf")
+    assert records.read_text() == '{"game": 1}\n'

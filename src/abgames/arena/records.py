@@ -20,7 +20,7 @@ from typing import TextIO
 from abgames import __version__
 from abgames.arena.engines import TIME_FORFEIT
 from abgames.arena.judge import LINE_REASONS, GameRecord
-from abgames.files import open_output, read_lines
+from abgames.files import check_output, open_output, read_lines
 from abgames.games.gomoku import LETTERS, Gomoku
 
 SGF_GOMOKU = 4
@@ -68,9 +68,21 @@ class RecordWriter:
     def __init__(
         self, records: Path | None, sgf: Path | None = None, *, append: bool = False
     ) -> None:
-        """Open the files; ``append`` adds to them (a resumed run) instead of starting anew."""
+        """Open the files; ``append`` adds to them (a resumed run) instead of starting anew.
+
+        Both are checked before either is opened (``files.check_output``), so a bad
+        SGF path refuses the run before the records file is emptied.
+        """
+        for path in (records, sgf):
+            if path is not None:
+                check_output(path)
         self._records = _open_text(records, append) if records is not None else None
-        self._sgf = _open_text(sgf, append) if sgf is not None else None
+        try:
+            self._sgf = _open_text(sgf, append) if sgf is not None else None
+        except BaseException:
+            if self._records is not None:
+                self._records.close()
+            raise
 
     def write(self, record: GameRecord) -> None:
         if self._records is not None:
