@@ -40,12 +40,12 @@ START_S = 120.0
 
 @pytest.fixture(scope="module")
 def ray_cluster() -> Iterator[LocalTestCluster]:
-    # The actors import the stand-in player from this directory, as the tests do.
-    here = str(Path(__file__).parent)
+    # The actors import the stand-in player from this directory and the test support
+    # modules it imports from tests/, as the tests do.
+    here = Path(__file__).parent
+    paths = [str(here), str(here.parent), os.environ.get("PYTHONPATH")]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(
-            "PYTHONPATH", os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
-        )
+        patch.setenv("PYTHONPATH", os.pathsep.join(filter(None, paths)))
         cluster: Any = LocalTestCluster(
             initialize_head=True,
             head_node_args={
