@@ -6,8 +6,6 @@ from __future__ import annotations
 import io
 import os
 import stat
-import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,32 +26,7 @@ from abgames.files import (
 from abgames.games import TicTacToe
 from abgames.match import HUMAN, Match, SaveFileError, seats_for
 from abgames.ui.terminal import run_game
-
-#: Seconds a call that must not block gets (a hang guard, not a measure).
-HANG_GUARD = 20.0
-
-
-def finishes(call: Callable[[], object], fifo: Path | None = None) -> object:
-    """``call()``'s result or exception, failing the test if it blocks.
-
-    If it blocks on ``fifo`` the FIFO is opened at both ends so the call returns.
-    """
-    outcome: list[object] = []
-
-    def target() -> None:
-        try:
-            outcome.append(call())
-        except BaseException as error:
-            outcome.append(error)
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(HANG_GUARD)
-    if thread.is_alive():
-        if fifo is not None:
-            os.close(os.open(fifo, os.O_RDWR | os.O_NONBLOCK))
-        pytest.fail(f"blocked for {HANG_GUARD} s")
-    return outcome[0]
+from blocking import finishes
 
 
 @pytest.fixture

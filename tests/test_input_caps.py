@@ -14,7 +14,6 @@ import resource
 import stat
 import subprocess
 import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from abgames.commands.connect4 import MAX_LINE_CHARS, bounded_lines, solve_strea
 from abgames.files import NotRegularFileError
 from abgames.games import TicTacToe
 from abgames.match import HUMAN, Match, seats_for
+from blocking import finishes as finishes_within
 
 #: Address space a command under test may take: a runaway reader fails here instead of
 #: filling the machine (the solver's table and numba fit well within it).
@@ -89,31 +89,15 @@ def test_solve_reads_the_lines_of_a_file(tmp_path: Path) -> None:
     assert result.stderr.startswith("line 2: over 1,000 characters")
 
 
+def finishes(call: Callable[[], object], fifo: Path | None = None) -> object:
+    """``call()``'s outcome, failing the test if it blocks for ``HANG_GUARD`` s."""
+    return finishes_within(call, fifo, HANG_GUARD)
+
+
 def assert_one_line(err: str, *parts: str) -> None:
     assert err.count("\n") == 1 and "Traceback" not in err, err
     for part in parts:
         assert part in err, err
-
-
-def finishes(call: Callable[[], object], fifo: Path | None = None) -> object:
-    """``call()``'s result or exception, failing the test if it blocks (if on ``fifo``,
-    the FIFO is then opened at both ends so that the call returns)."""
-    outcome: list[object] = []
-
-    def target() -> None:
-        try:
-            outcome.append(call())
-        except BaseException as error:  # handed to the test
-            outcome.append(error)
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(HANG_GUARD)
-    if thread.is_alive():
-        if fifo is not None:
-            os.close(os.open(fifo, os.O_RDWR | os.O_NONBLOCK))
-        pytest.fail(f"blocked for {HANG_GUARD} s")
-    return outcome[0]
 
 
 def in_process(

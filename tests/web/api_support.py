@@ -4,6 +4,7 @@ waiting for the AI, and a real uvicorn server (in a thread or a subprocess)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 import time
 import warnings
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi import FastAPI
 from server_support import ServerThread, free_port
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -136,3 +138,13 @@ class PeerFromHeader:
                 if name == b"x-test-peer":
                     scope = dict(scope, client=(value.decode(), 5000))
         await self.app(scope, receive, send)
+
+
+def read_events(response: httpx.Response) -> Iterator[tuple[str, Any]]:
+    """(event, data) pairs of a text/event-stream response, as they arrive."""
+    kind = ""
+    for line in response.iter_lines():
+        if line.startswith("event: "):
+            kind = line[len("event: ") :]
+        elif line.startswith("data: "):
+            yield kind, json.loads(line[len("data: ") :])

@@ -10,7 +10,6 @@ HOST:PORT``. The slow stand-in player (``api_support``) makes searches last unti
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Iterator
@@ -19,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from api_support import SLOW_LEVEL, WAIT_S, live_server
+from api_support import SLOW_LEVEL, WAIT_S, live_server, read_events
 from fastapi import FastAPI
 from server_support import free_port
 
@@ -76,16 +75,6 @@ def server(
 def http(server: tuple[str, FastAPI]) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=server[0], timeout=WAIT_S) as client:
         yield client
-
-
-def read_events(response: httpx.Response) -> Iterator[tuple[str, Any]]:
-    """(event, data) pairs of a text/event-stream response, as they arrive."""
-    kind = ""
-    for line in response.iter_lines():
-        if line.startswith("event: "):
-            kind = line[len("event: ") :]
-        elif line.startswith("data: "):
-            yield kind, json.loads(line[len("data: ") :])
 
 
 def pool_of(app: FastAPI) -> SearchPool:

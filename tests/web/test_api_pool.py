@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
-from api_support import SLOW_LEVEL, WAIT_S, client, create, live_server, wait_for
+from api_support import SLOW_LEVEL, WAIT_S, client, create, live_server, read_events, wait_for
 from fastapi import FastAPI
 
 from abgames.ui.web.service import GameService
@@ -46,16 +43,6 @@ def test_a_full_queue_answers_429_and_changes_nothing(tmp_path: Path) -> None:
         assert state["queue_position"] is None
         assert c.post(f"/api/games/{human_id}/moves", json={"move": "b2"}, headers=headers)
         c.post(f"/api/games/{waiting_id}/move-now", headers=waiting_headers)
-
-
-def read_events(response: httpx.Response) -> Iterator[tuple[str, Any]]:
-    """(event, data) pairs of a text/event-stream response, as they arrive."""
-    kind = ""
-    for line in response.iter_lines():
-        if line.startswith("event: "):
-            kind = line[len("event: ") :]
-        elif line.startswith("data: "):
-            yield kind, json.loads(line[len("data: ") :])
 
 
 def test_events_stream_the_state_progress_and_the_ai_reply(tmp_path: Path) -> None:
