@@ -31,7 +31,7 @@ OBSERVER_REPEATS = 5
 def cases() -> list[tuple[str, GameState, Evaluation, int]]:
     return [
         ("tictactoe empty", TicTacToe(), TicTacToeEvaluation(), 9),
-        ("tictactoe b2 a1", TicTacToe.from_notation("b2 a1"), TicTacToeEvaluation(), 9),
+        ("tictactoe b2 a3", TicTacToe.from_notation("b2 a3"), TicTacToeEvaluation(), 9),
         ("connect4 empty", ConnectFour(), ConnectFourEvaluation(), 7),
         ("connect4 4453", ConnectFour.from_notation("4453"), ConnectFourEvaluation(), 7),
         ("connect4 44455554", ConnectFour.from_notation("44455554"), ConnectFourEvaluation(), 7),

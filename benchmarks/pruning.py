@@ -12,8 +12,8 @@ from abgames.search.experiment import run_pruning_experiment
 #: (game, position in the game's notation, depth; None = to the end of the game)
 CASES: tuple[tuple[str, str, int | None], ...] = (
     ("tictactoe", "", None),
-    ("tictactoe", "a1", None),
-    ("tictactoe", "b2 a1", None),
+    ("tictactoe", "a3", None),
+    ("tictactoe", "b2 a3", None),
     ("connect4", "", 6),
     ("connect4", "4453", 6),
     ("gomoku", "h8 h9 i8", 2),

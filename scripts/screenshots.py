@@ -46,7 +46,7 @@ SCENES = (
     Scene(
         "tictactoe",
         GameSettings("tictactoe", "human-ai", level="perfect"),
-        "a1 c3",
+        "a3 c1",
         analysis=True,
     ),
     Scene(

@@ -57,7 +57,7 @@ class Scene:
 
 
 SCENES = (
-    Scene("web-tictactoe", {"game": "tictactoe", "level": "perfect"}, "b2 c1", hint=True),
+    Scene("web-tictactoe", {"game": "tictactoe", "level": "perfect"}, "b2 c3", hint=True),
     Scene("web-connect4", {"game": "connect4", "level": "medium"}, "4 3 3", hint=True),
     Scene(
         "web-gomoku",

@@ -13,8 +13,8 @@ from abgames.games import ConnectFour, TicTacToe
 
 
 def test_greedy_and_safe_take_a_win_random_need_not() -> None:
-    # X . X / O O . / . . .  X to move: b1 (cell 1) wins at once.
-    state = TicTacToe.from_notation("a1 a2 c1 b2")
+    # X . X / O O . / . . .  X to move: b3 (cell 1) wins at once.
+    state = TicTacToe.from_notation("a3 a2 c3 b2")
     for name in ("greedy", "safe"):
         for seed in range(10):
             assert baseline_move(name, state, random.Random(seed)) == 1

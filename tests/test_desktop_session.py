@@ -228,7 +228,7 @@ def test_a_hint_at_perfect_that_was_not_solved_says_so() -> None:
     assert session.request_hint()
     solver.release.set()
     wait(session, lambda: session.hint is not None)
-    assert session.note == f"Hint: c3 ({NOT_SOLVED})."
+    assert session.note == f"Hint: c1 ({NOT_SOLVED})."  # cell 8, the bottom-right corner
     analysis = session.analysis()
     assert analysis is not None and analysis.is_hint
     assert analysis_caption(analysis) == "Hint for X: X's score for each move now."

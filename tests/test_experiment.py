@@ -33,7 +33,7 @@ def test_connect_four_to_a_depth() -> None:
 
 def test_command_line() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "abgames", "experiment", "pruning", "tictactoe", "b2", "a1"],
+        [sys.executable, "-m", "abgames", "experiment", "pruning", "tictactoe", "b2", "a3"],
         capture_output=True,
         text=True,
         timeout=300,

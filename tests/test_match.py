@@ -118,6 +118,57 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert loaded.state.key == match.state.key
 
 
+def test_tictactoe_saves_name_cells_from_the_bottom_and_read_back(tmp_path: Path) -> None:
+    # X takes the top-left corner (cell 0), O the centre, X the bottom-right (cell 8).
+    match = Match(TicTacToe.from_moves([0, 4, 8]), seats_for("human-human", HUMAN, "easy"))
+    path = match.save(tmp_path / "game.json")
+    record = json.loads(path.read_text())
+    assert record["version"] == 2
+    assert record["moves"] == ["a3", "b2", "c1"]
+    assert Match.load(path).state.moves == [0, 4, 8]
+
+
+def test_version1_tictactoe_saves_count_rows_from_the_top(tmp_path: Path) -> None:
+    # Version 1 wrote a1 for the top-left corner and c1 for the top-right.
+    path = tmp_path / "old.json"
+    path.write_text(
+        '{"format": "abgames-game", "version": 1, "game": "tictactoe", "options": {},'
+        ' "moves": ["a1", "b2", "c1", "1 2", "3 3"], "players": ["human", "ai"],'
+        ' "levels": [null, "easy"]}'
+    )
+    loaded = Match.load(path)
+    assert loaded.state.moves == [0, 4, 2, 1, 8]
+    assert loaded.state.cells[:3] == [0, 1, 0]  # the top row: X O X
+    # Saved again, it is a version 2 file naming the same cells the new way.
+    again = json.loads(loaded.save(tmp_path / "new.json").read_text())
+    assert again["version"] == 2
+    assert again["moves"] == ["a3", "b2", "c3", "b3", "c1"]
+    assert Match.load(tmp_path / "new.json").state.moves == [0, 4, 2, 1, 8]
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "moves"),
+    [("connect4", {}, ["4", "4", "3"]), ("gomoku", {"size": 9}, ["a1", "e5", "i9"])],
+)
+def test_version1_saves_of_other_games_read_as_before(
+    tmp_path: Path, game: str, options: dict[str, int], moves: list[str]
+) -> None:
+    path = tmp_path / "old.json"
+    record = {
+        "format": "abgames-game",
+        "game": game,
+        "options": options,
+        "moves": moves,
+        "players": ["human", "human"],
+        "levels": [None, None],
+    }
+    path.write_text(json.dumps(record | {"version": 1}))
+    old = Match.load(path).state
+    path.write_text(json.dumps(record | {"version": 2}))
+    assert Match.load(path).state.moves == old.moves
+    assert [old.format_move(move) for move in old.moves] == moves
+
+
 def test_save_is_atomic_and_leaves_no_temporary_files(tmp_path: Path) -> None:
     target = tmp_path / "game.json"
     target.write_text("old contents")

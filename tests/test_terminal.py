@@ -152,6 +152,7 @@ def test_hint_why_undo_help_new() -> None:
     assert "The AI played" in out and "Expected line:" in out and "Best candidates:" in out
     assert "Took back b2" in out
     assert "save FILE" in out  # help text
+    assert "a1 is the bottom-left corner" in out  # the one convention of every board
     assert "New game." in out
 
 
@@ -305,16 +306,16 @@ def test_lines_that_are_not_utf8_are_reported_and_skipped() -> None:
 
 
 def test_why_after_a_solved_search_lists_solved_scores_only() -> None:
-    # a1 b2 c1 b1 a2: the AI's b3 wins at once; the search stopped there, so the other
-    # moves' scores were evaluations ("a3 +10, c3 +1, c2 draw"), shown as if solved.
-    result = run_abgames(["play", "tictactoe", "--level", "perfect"], "a1\nc1\na2\nwhy\nquit\n")
+    # a3 b2 c3 b3 a2: the AI's b1 wins at once; the search stopped there, so the other
+    # moves' scores were evaluations ("a1 +10, c1 +1, c2 draw"), shown as if solved.
+    result = run_abgames(["play", "tictactoe", "--level", "perfect"], "a3\nc3\na2\nwhy\nquit\n")
     assert_clean(result)
-    assert "O (AI) plays b3" in result.stdout
+    assert "O (AI) plays b1" in result.stdout
     candidates = next(
         line for line in result.stdout.splitlines() if line.startswith("Best candidate")
     )
     assert candidates == (
-        "Best candidate: b3 wins in 1 move (3 other moves were not searched to the end)"
+        "Best candidate: b1 wins in 1 move (3 other moves were not searched to the end)"
     )
 
 

@@ -149,8 +149,8 @@ def test_symmetric_positions_give_symmetric_best_moves() -> None:
 @pytest.mark.parametrize(
     ("moves", "winner"),
     [
-        ("a1 a2 b1 b2 c1", 0),  # top row
-        ("a3 a1 b3 b1 c2 c1", 1),  # second player, top row
+        ("a1 a2 b1 b2 c1", 0),  # bottom row
+        ("a3 a1 b3 b1 c2 c1", 1),  # second player, bottom row
         ("a1 b1 a2 b2 a3", 0),  # left column
         ("c1 a1 c2 a2 c3", 0),  # right column (edge)
         ("a1 b1 b2 c1 c3", 0),  # diagonal
@@ -188,9 +188,32 @@ def test_parse_accepts_each_notation() -> None:
     assert state.parse_move("b2") == 4
     assert state.parse_move("B2") == 4
     assert state.parse_move("2 2") == 4
-    assert state.parse_move("1 3") == 2
-    assert state.parse_move("c1") == 2
-    assert state.parse_move("9") == 8
+    assert state.parse_move("a1") == 6  # the bottom-left corner, as on a chess board
+    assert state.parse_move("c3") == 2  # the top-right corner
+    assert state.parse_move("1 3") == 8  # row 1 (the bottom row), column 3
+    assert state.parse_move("c1") == 8
+    assert state.parse_move("9") == 8  # bare numbers: reading order, 1 the top left
+
+
+def test_moves_are_named_as_the_board_is_labelled() -> None:
+    # Row numbers count from the bottom, column letters from the left (Gomoku's way).
+    state = TicTacToe()
+    assert [state.format_move(cell) for cell in range(9)] == (
+        ["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"]
+    )
+    for cell in range(9):
+        assert state.parse_move(state.format_move(cell)) == cell
+
+
+def test_version1_notation_counted_rows_from_the_top() -> None:
+    from abgames.games.tictactoe import parse_version1_move
+
+    assert parse_version1_move("a1") == 0
+    assert parse_version1_move("c3") == 8
+    assert parse_version1_move("1 3") == 2
+    assert parse_version1_move("5") == 4
+    with pytest.raises(NotationError, match="not a cell"):
+        parse_version1_move("d4")
 
 
 def beatable(level: str, ai_side: int) -> bool:
@@ -243,12 +266,13 @@ def test_easy_misses_a_block_that_perfect_makes() -> None:
     assert outcome is not None and outcome.winner == 0  # and X wins at once
 
 
-def test_render_puts_each_column_letter_above_its_cells() -> None:
+def test_render_puts_each_column_letter_below_its_cells() -> None:
     lines = TicTacToe.from_notation("a1 b2 c3").render(last_move=False).splitlines()
-    header, rows = lines[0], lines[1:]
+    header, rows = lines[-1], lines[:-1]
     for letter in "abc":
         assert {row[header.index(letter)] for row in rows} <= {"X", "O", "."}, letter
-    assert [row[header.index(letter)] for row, letter in zip(rows, "abc", strict=True)] == [
+    # a1 is the bottom-left corner: the top row holds c3, the bottom row a1.
+    assert [row[header.index(letter)] for row, letter in zip(rows, "cba", strict=True)] == [
         "X",
         "O",
         "X",

@@ -81,8 +81,8 @@ def tree_size(state: GameState, depth: int | None) -> int:
 @pytest.mark.parametrize(
     ("state", "depth"),
     [
-        (TicTacToe.from_notation("b2 a1"), 3),
-        (TicTacToe.from_notation("b2 a1 c3"), None),
+        (TicTacToe.from_notation("b2 a3"), 3),
+        (TicTacToe.from_notation("b2 a3 c1"), None),
         (ConnectFour.from_notation("44"), 3),
     ],
 )
@@ -91,7 +91,7 @@ def test_trace_counts_equal_the_experiments(state: GameState, depth: int | None)
     rows = run_pruning_experiment(state, evaluation, depth)
     notation = state.notation()
     # Not only the code against itself: minimax visits the whole tree, counted here by
-    # walking it (260, 1173 and 400 nodes); and b2 a1 c3 is a draw with best play.
+    # walking it (260, 1173 and 400 nodes); and b2 a3 c1 is a draw with best play.
     assert rows[0].nodes == tree_size(state.copy(), depth)
     if depth is None:
         assert all(row.value == 0 for row in rows)

@@ -8,7 +8,7 @@ import pytest
 
 from abgames.cli import main
 
-TRACE = ["experiment", "trace", "tictactoe", "b2", "a1", "--method", "alphabeta", "--depth", "3"]
+TRACE = ["experiment", "trace", "tictactoe", "b2", "a3", "--method", "alphabeta", "--depth", "3"]
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -25,12 +25,12 @@ def test_text_tree_is_indented_with_windows_values_and_cuts(
     lines = out.splitlines()
     root = next(line for line in lines if line.startswith("root"))
     assert "[-inf, +inf]" in root and "= 12" in root
-    assert any(line.startswith("  b1  (O MIN)") for line in lines)
+    assert any(line.startswith("  b3  (O MIN)") for line in lines)
     assert any(line.startswith("      a2  (O MIN)") for line in lines)  # ply 3, indented 6
-    cut = next(line for line in lines if "cut after c1" in line)
-    assert cut.startswith("    c3  (X MAX)  [-inf, 11]  >= 19")
-    assert "a2 c2 a3 b3 not searched" in cut and "MIN will not let the game come here" in cut
-    assert "126 nodes visited" in out and "principal variation: c2 a2 a3" in out
+    cut = next(line for line in lines if "cut after c3" in line)
+    assert cut.startswith("    c1  (X MAX)  [-inf, 11]  >= 19")
+    assert "a2 c2 a1 b1 not searched" in cut and "MIN will not let the game come here" in cut
+    assert "126 nodes visited" in out and "principal variation: c2 a2 a1" in out
 
 
 def test_json_export(capsys: pytest.CaptureFixture[str]) -> None:
@@ -40,7 +40,7 @@ def test_json_export(capsys: pytest.CaptureFixture[str]) -> None:
     assert document["counters"]["nodes"] == 126 and document["value"] == 12
     assert len(document["nodes"]) == 126 + document["counters"]["pruned"]
     assert document["events"][0] == {"type": "enter", "node": 0, "alpha": None, "beta": None}
-    assert document["pv_text"] == ["c2", "a2", "a3"]
+    assert document["pv_text"] == ["c2", "a2", "a1"]
 
 
 def test_dot_export(capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,7 +53,7 @@ def test_dot_export(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_pruning_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["experiment", "pruning", "tictactoe", "b2", "a1", "--json"], capsys)
+    code, out, _ = run(["experiment", "pruning", "tictactoe", "b2", "a3", "--json"], capsys)
     assert code == 0
     document = json.loads(out)
     assert document["agree"] is True
@@ -64,7 +64,7 @@ def test_pruning_json(capsys: pytest.CaptureFixture[str]) -> None:
         "tt",
         "deepening",
     ]
-    assert document["rows"][0]["nodes"] == 6812 and document["rows"][0]["move_text"] == "b1"
+    assert document["rows"][0]["nodes"] == 6812 and document["rows"][0]["move_text"] == "b3"
 
 
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

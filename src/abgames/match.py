@@ -20,12 +20,17 @@ from abgames.ai.player import AIPlayer
 from abgames.files import FileTooLargeError, read_bytes, write_atomically
 from abgames.games import GAMES, GameState, IllegalMoveError, Move, NotationError
 from abgames.games.numbers import clip
+from abgames.games.tictactoe import parse_version1_move
 from abgames.search.result import SearchResult
 
 HUMAN = "human"
 AI = "ai"
 SAVE_FORMAT = "abgames-game"
-SAVE_VERSION = 1
+#: Version 2 names tic-tac-toe cells with rows from the bottom (``a1`` the bottom-left
+#: corner, as Gomoku); version 1 counted them from the top. Other games are unchanged.
+SAVE_VERSION = 2
+#: The versions ``from_record`` reads.
+READABLE_SAVE_VERSIONS = (1, 2)
 MODES = ("human-ai", "human-human", "ai-ai")
 
 
@@ -274,9 +279,10 @@ class Match:
             state = new_state(saved.game, **saved.options)
         except ValueError as error:
             raise SaveFileError(f"options in the save file: {error}") from None
+        parse = _move_parser(state, saved.version)
         for number, text in enumerate(saved.moves, start=1):
             try:
-                state.play(state.parse_move(text))
+                state.play(parse(text))
             except (IllegalMoveError, NotationError) as error:
                 raise SaveFileError(
                     f"move {number} ({clip(text)!r}) in the save file: {error}"
@@ -363,10 +369,18 @@ _TYPE_WORDS = {int: "a whole number", str: "a string"}
 class _SavedGame:
     """A save file's contents, each field checked for type and range."""
 
+    version: int
     game: str
     options: dict[str, object]
     moves: list[str]
     seats: tuple[Seat, Seat]
+
+
+def _move_parser(state: GameState, version: int) -> Callable[[str], Move]:
+    """How a save file of ``version`` names the moves of ``state``'s game."""
+    if version == 1 and state.name == "tictactoe":
+        return parse_version1_move
+    return state.parse_move
 
 
 def _shown(value: object) -> str:
@@ -392,7 +406,7 @@ def _checked_record(record: object) -> _SavedGame:
     if not isinstance(record, dict) or record.get("format") != SAVE_FORMAT:
         raise SaveFileError("this is not an abgames save file")
     version = record.get("version")
-    if not _is_type(version, int) or version != SAVE_VERSION:
+    if not _is_type(version, int) or version not in READABLE_SAVE_VERSIONS:
         raise SaveFileError(f"save file version {_shown(version)} is not supported")
     game = record.get("game")
     if not isinstance(game, str) or game not in GAMES:
@@ -432,7 +446,7 @@ def _checked_record(record: object) -> _SavedGame:
             f"levels in the save file must be a list of two levels, not {_shown(levels)}"
         )
     seats = tuple(_checked_seat(index, players[index], levels[index], game) for index in (0, 1))
-    return _SavedGame(game, dict(options), list(moves), (seats[0], seats[1]))
+    return _SavedGame(version, game, dict(options), list(moves), (seats[0], seats[1]))
 
 
 def _checked_seat(index: int, kind: object, level: object, game: str) -> Seat:

@@ -48,7 +48,7 @@ def test_action_numbers_match_ours() -> None:
     for action in (4, 0, 8):
         state.apply_action(action)
     ours = state_from_openspiel(game, state)
-    assert ours.notation() == "b2 a1 c3"
+    assert ours.notation() == "b2 a3 c1"  # cells 4, 0 and 8: a1 is the bottom-left corner
     # Gomoku: OpenSpiel's row 0 is on top, as our y; our engine finds the win on its board.
     gomoku = pyspiel.load_game("gomoku", {"size": 9})
     g = gomoku.new_initial_state()

@@ -67,7 +67,7 @@ def test_move_now_plays_the_best_move_so_far(c: TestClient) -> None:
     wait_until_thinking(c, game_id, headers)
     assert c.post(url(game_id, "move-now"), headers=headers).status_code == 200
     state = wait_for(c, game_id, headers)  # would take 30 s without move now
-    assert state["moves"] == [{"move": 0, "text": "a1"}]
+    assert state["moves"] == [{"move": 0, "text": "a3"}]  # the top-left cell
     assert state["analysis"]["move"] == 0 and state["analysis"]["view"] == 0
     idle = c.post(url(game_id, "move-now"), headers=headers)
     assert idle.status_code == 409 and idle.json() == {"error": "the AI is not thinking"}
@@ -254,7 +254,7 @@ def test_record_downloads_the_save_file_and_import_loads_it(c: TestClient) -> No
     record = answer.json()
     assert record == {
         "format": "abgames-game",
-        "version": 1,
+        "version": 2,
         "game": "gomoku",
         "options": {"size": 9},
         "moves": ["e5", "e6", "f5"],
@@ -286,6 +286,15 @@ def test_an_imported_game_with_the_ai_to_move_gets_its_move(c: TestClient) -> No
 
 #: A save file is sent as JSON (any other body is 415).
 JSON_BODY = {"Content-Type": "application/json"}
+
+
+def test_a_version_1_tictactoe_save_imports_as_the_same_game(c: TestClient) -> None:
+    # Version 1 counted rows from the top: its a1 is the top-left cell, today's a3.
+    data = c.post("/api/games/import", content=json.dumps(GOOD), headers=JSON_BODY).json()
+    moves = data["state"]["moves"]
+    assert moves == [{"move": 0, "text": "a3"}, {"move": 4, "text": "b2"}]
+    record = c.get(url(data["id"], "record"), headers={"X-Game-Secret": data["secret"]}).json()
+    assert record["version"] == 2 and record["moves"] == ["a3", "b2"]
 
 GOOD = {
     "format": "abgames-game",

@@ -219,7 +219,7 @@ def test_move_now_answers_with_the_best_move_so_far(
     assert state_of(http, game, headers)["status"] == "thinking"
     assert http.post(f"{game}/move-now", headers=headers).status_code == 200
     state = wait_status(http, game, headers, "your-turn")  # 30 s without "move now"
-    assert state["moves"] == [{"move": 0, "text": "a1"}]
+    assert state["moves"] == [{"move": 0, "text": "a3"}]  # the top-left cell
 
 
 def test_undo_while_the_ai_thinks_cancels_its_search(

@@ -212,7 +212,7 @@ RECORD: dict[str, Any] = {
     "players": ["human", "human"],
     "levels": [None, None],
 }
-WON = ["a1", "a2", "b1", "b2", "c1"]  # X takes the top row
+WON = ["a1", "a2", "b1", "b2", "c1"]  # X takes the bottom row
 
 
 def game(name: str, moves: list[str] | None = None) -> StoredGame:

@@ -9,14 +9,14 @@ from abgames.ui.web.views import analysis_of, progress_of
 
 
 def test_a_solved_search_shows_game_results_only() -> None:
-    # a1 b2 c1 b1 a2: O's b3 wins at once; the search stopped there, so the other root
+    # a3 b2 c3 b3 a2: O's b1 wins at once; the search stopped there, so the other root
     # moves hold evaluations, which must not be shown as results.
-    state = TicTacToe.from_notation("a1 b2 c1 b1 a2")
+    state = TicTacToe.from_notation("a3 b2 c3 b3 a2")
     result = make_player("tictactoe", "perfect").choose(state)
     assert result.solved and result.heuristic_moves
     analysis = analysis_of(state, result)
-    assert analysis["text"] == "b3"
-    assert [entry["text"] for entry in analysis["root_scores"]] == ["b3"]
+    assert analysis["text"] == "b1"
+    assert [entry["text"] for entry in analysis["root_scores"]] == ["b1"]
     assert analysis["root_scores"][0]["score_text"] == "wins in 1 move"
 
 

@@ -45,7 +45,7 @@ def counter(page: Page, method: str, key: str) -> int:
 
 def test_step_to_a_cut_off_and_see_it_greyed_with_its_reason(learn: Page) -> None:
     page = learn
-    search(page, [4, 0], 3)  # b2 a1
+    search(page, [4, 0], 3)  # b2 a3
     alphabeta = '.pane[data-method="alphabeta"]'
     assert page.locator(f"{alphabeta} .node.pruned").count() == 0
     for _ in range(MAX_CLICKS):

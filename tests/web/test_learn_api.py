@@ -56,7 +56,7 @@ def test_the_command_line_and_the_page_share_their_teaching_defaults(
 ) -> None:
     # The same request without a depth or a node cap gives the same figures either way.
     meta = client.get("/api/learn/meta").json()
-    for game, moves in (("connect4", ["4", "4"]), ("tictactoe", ["b2", "a1"])):
+    for game, moves in (("connect4", ["4", "4"]), ("tictactoe", ["b2", "a3"])):
         assert cli_main(["experiment", "pruning", game, *moves, "--json"]) == 0
         from_cli = json.loads(capsys.readouterr().out)
         body = {"game": game, "moves": moves}
@@ -84,7 +84,7 @@ def test_position_gives_cells_and_click_targets(client: TestClient) -> None:
 
 
 def test_trace_of_tic_tac_toe(client: TestClient) -> None:
-    body = {"game": "tictactoe", "moves": ["b2", "a1"], "method": "alphabeta", "depth": 3}
+    body = {"game": "tictactoe", "moves": ["b2", "a3"], "method": "alphabeta", "depth": 3}
     answer = client.post("/api/learn/trace", json=body)
     assert answer.status_code == 200
     trace = answer.json()["trace"]
@@ -94,7 +94,7 @@ def test_trace_of_tic_tac_toe(client: TestClient) -> None:
     assert "will not let the game come here" in cut["reason"]
     by_id = {node["id"]: node for node in trace["nodes"]}
     first = by_id[trace["roots"][0]]
-    assert first["cell"] is None and by_id[first["children"][0]]["cell"] == 1  # b1
+    assert first["cell"] is None and by_id[first["children"][0]]["cell"] == 1  # b3
 
 
 def test_the_textbook_tree_prunes_leaves_4_and_6(client: TestClient) -> None:

@@ -1,9 +1,14 @@
 """Tic-tac-toe on a 3x3 grid.
 
-Cells are numbered 0..8 row by row from the top left. Notation: a letter for the
-column and a number for the row, both from the top left, as ``render()`` labels
-them (``a1`` is the top-left corner, ``b2`` the centre); ``"row col"`` with 1-based
-numbers (``"2 2"``) and a bare cell number ``1..9`` are accepted as input too.
+Cells are numbered 0..8 row by row from the top left. Notation, as on a chess or
+Gomoku board and as ``render()`` labels the grid: a letter for the column from the
+left and a number for the row from the bottom (``a1`` is the bottom-left corner,
+``c3`` the top-right, ``b2`` the centre). ``"row col"`` with the same 1-based row and
+column numbers (``"1 3"`` is ``c1``) and a bare cell number ``1..9`` in reading order
+(1 the top left, 9 the bottom right) are accepted as input too.
+
+Save files before version 2 wrote cells with rows counted from the top (``a1`` was
+the top-left corner): ``parse_version1_move`` reads them.
 """
 
 from __future__ import annotations
@@ -26,16 +31,17 @@ SIZE = 3
 CELLS = SIZE * SIZE
 COLUMN_LETTERS = "abc"
 
-#: Every line of three cells: rows, columns, then the two diagonals.
+#: Every line of three cells: rows, columns, then the two diagonals, each in the order
+#: its cells are read (left to right, bottom to top: a winning line reads "a1 a2 a3").
 LINES: tuple[tuple[int, int, int], ...] = (
     (0, 1, 2),
     (3, 4, 5),
     (6, 7, 8),
-    (0, 3, 6),
-    (1, 4, 7),
-    (2, 5, 8),
+    (6, 3, 0),
+    (7, 4, 1),
+    (8, 5, 2),
+    (6, 4, 2),
     (0, 4, 8),
-    (2, 4, 6),
 )
 LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     tuple(line for line in LINES if cell in line) for cell in range(CELLS)
@@ -119,29 +125,18 @@ class TicTacToe(GameState):
 
     # --- notation --------------------------------------------------------------
     def parse_move(self, text: str) -> Move:
-        cleaned = text.strip().lower()
-        if match := _LETTER_NUMBER.match(cleaned):
-            return (int(match.group(2)) - 1) * SIZE + COLUMN_LETTERS.index(match.group(1))
-        if match := _ROW_COL.match(cleaned):
-            return (int(match.group(1)) - 1) * SIZE + int(match.group(2)) - 1
-        number = ascii_number(cleaned)
-        if number is not None and 1 <= number <= CELLS:
-            return number - 1
-        raise NotationError(
-            f"{clip(text.strip())!r} is not a cell: use a1..c3 (column letter, row number), "
-            "'row col' like '2 2', or 1..9"
-        )
+        return _parse_cell(text, rows_from_top=False)
 
     def format_move(self, move: Move) -> str:
         if not 0 <= move < CELLS:
             raise NotationError(f"cell {move} is off the 3x3 board")
-        return f"{COLUMN_LETTERS[move % SIZE]}{move // SIZE + 1}"
+        return f"{COLUMN_LETTERS[move % SIZE]}{row_label(move // SIZE)}"
 
     def render(self, *, last_move: bool = True, win_line: bool = True) -> str:
         outcome = self._outcome
         highlight = set(outcome.line) if (win_line and outcome) else set()
         last = self.last_move if last_move else None
-        rows = ["   " + "   ".join(COLUMN_LETTERS)]
+        rows = []
         for row in range(SIZE):
             parts = []
             for col in range(SIZE):
@@ -154,5 +149,39 @@ class TicTacToe(GameState):
                     parts.append(f"[{mark}]")
                 else:
                     parts.append(f" {mark} ")
-            rows.append(f"{row + 1} " + " ".join(parts))
+            rows.append(f"{row_label(row)} " + " ".join(parts))
+        rows.append("   " + "   ".join(COLUMN_LETTERS))  # under the rows: a1 is bottom left
         return "\n".join(row.rstrip() for row in rows)
+
+
+def row_label(row: int) -> int:
+    """The number a row is called by (1 the bottom row) from its index (0 the top row)."""
+    return SIZE - row
+
+
+def parse_version1_move(text: str) -> Move:
+    """A cell as save files before version 2 wrote it: rows counted from the top
+    (``a1`` the top-left corner, ``"1 3"`` the top-right); bare numbers as today."""
+    return _parse_cell(text, rows_from_top=True)
+
+
+def _parse_cell(text: str, *, rows_from_top: bool) -> Move:
+    """``a1``, ``"row col"`` or ``1..9`` to a cell; rows count from the bottom unless
+    ``rows_from_top``."""
+    cleaned = text.strip().lower()
+
+    def cell(row_number: str, column: int) -> Move:
+        row = int(row_number) - 1 if rows_from_top else SIZE - int(row_number)
+        return row * SIZE + column
+
+    if match := _LETTER_NUMBER.match(cleaned):
+        return cell(match.group(2), COLUMN_LETTERS.index(match.group(1)))
+    if match := _ROW_COL.match(cleaned):
+        return cell(match.group(1), int(match.group(2)) - 1)
+    number = ascii_number(cleaned)
+    if number is not None and 1 <= number <= CELLS:
+        return number - 1
+    raise NotationError(
+        f"{clip(text.strip())!r} is not a cell: use a1..c3 (column letter, row number; "
+        "a1 is the bottom-left corner), 'row col' like '2 2', or 1..9"
+    )

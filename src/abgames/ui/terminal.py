@@ -46,12 +46,23 @@ Commands:
   load FILE    load a saved game
   new          start a new game with the same settings
   help         show this text
-  quit         leave"""
+  quit         leave
+{board}"""
 
 MOVE_EXAMPLES = {
     "tictactoe": "b2, or '2 2' for row 2 column 2",
     "connect4": "a column number, like 4",
     "gomoku": "h8, or 7,7 as x,y",
+}
+#: How the board's labels name a cell: one convention for every game (as on a chess board).
+LETTERS_AND_NUMBERS = (
+    "Cells: the letter names the column from the left, the number the row from the bottom;\n"
+    "a1 is the bottom-left corner, as the labels around the board show."
+)
+BOARD_CONVENTIONS = {
+    "tictactoe": LETTERS_AND_NUMBERS,
+    "connect4": "Columns are numbered 1, 2, 3... from the left, as under the board.",
+    "gomoku": LETTERS_AND_NUMBERS + " (x,y counts from 0 at the top left.)",
 }
 
 #: Words that leave, at the game prompt and at every menu question.
@@ -392,7 +403,8 @@ class Session:
         raise Quit
 
     def cmd_help(self, _: str) -> None:
-        text = HELP_TEXT.format(example=MOVE_EXAMPLES[self.match.game])
+        game = self.match.game
+        text = HELP_TEXT.format(example=MOVE_EXAMPLES[game], board=BOARD_CONVENTIONS[game])
         if self.match.game != "gomoku":
             text = text.replace(FORBIDDEN_HELP, "")
         self.console.say(text)

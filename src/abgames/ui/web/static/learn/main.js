@@ -387,7 +387,7 @@ async function main() {
   $("max-nodes").max = page.meta.max_nodes.max;
   $("max-nodes").value = page.meta.max_nodes.default;
   chooseGame("tictactoe");
-  page.moves = [4, 0]; // b2 a1: a small tree with cut-offs to show at once
+  page.moves = [4, 0]; // b2 a3: a small tree with cut-offs to show at once
   await loadPosition();
 
   $("game").addEventListener("change", async () => {
