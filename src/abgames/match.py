@@ -162,11 +162,14 @@ class Match:
         self.state.play(move)
         self.analyses.append(None)
 
-    def think(self, level: str | None = None) -> Iterator[SearchResult]:
+    def think(
+        self, level: str | None = None, *, seconds: float | None = None
+    ) -> Iterator[SearchResult]:
         """Stream the AI's search of the current position; plays nothing.
 
         ``level`` defaults to the level of the seat to move (or the game's default
-        level when a human is to move, as for a hint).
+        level when a human is to move, as for a hint); ``seconds`` caps the level's
+        own time limit (a move on the clock).
         """
         if self.is_over:
             raise IllegalMoveError("the game is over")
@@ -174,7 +177,10 @@ class Match:
         player = self.player(chosen)
         self._thinking = player
         try:
-            yield from player.think(self.state)
+            if seconds is None:
+                yield from player.think(self.state)
+            else:
+                yield from player.think_within(self.state, seconds)
         finally:
             self._thinking = None
 

@@ -89,7 +89,13 @@ def test_a_won_game_shows_the_outcome_and_the_winning_line(c: TestClient) -> Non
     for move in ("a1", "a2", "b1", "b2", "c1"):
         state = c.post(f"/api/games/{game_id}/moves", json={"move": move}, headers=headers).json()
     assert state["status"] == "over"
-    assert state["outcome"] == {"winner": 0, "line": [0, 1, 2], "text": "X wins"}
+    assert state["outcome"] == {
+        "winner": 0,
+        "line": [6, 7, 8],  # the bottom row
+        "how": "line",
+        "reason": "three in a row",
+        "text": "X wins: three in a row",
+    }
     late = c.post(f"/api/games/{game_id}/moves", json={"move": "c3"}, headers=headers)
     assert late.status_code == 409 and late.json() == {"error": "the game is over"}
 

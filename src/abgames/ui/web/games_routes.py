@@ -7,6 +7,7 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request
@@ -16,8 +17,10 @@ from abgames.ui.web.clients import client_key
 from abgames.ui.web.errors import BadInput, NotFound
 from abgames.ui.web.live import LiveGame
 from abgames.ui.web.models import Analysis, ControlRequest, Created, CreateGame, MoveRequest, State
+from abgames.ui.web.people import seat_of_secret
 from abgames.ui.web.ratelimit import CREATE, HINTS, MOVES, SEARCHES, limited
 from abgames.ui.web.service import GameService
+from abgames.ui.web.state_view import public_state, with_fields
 
 #: Seconds between keep-alive comments on an idle event stream.
 PING_S = 15.0
@@ -37,23 +40,48 @@ def service_of(request: Request) -> GameService:
 Service = Annotated[GameService, Depends(service_of)]
 
 
-async def game_of(
+@dataclass(frozen=True)
+class Caller:
+    """Who asks: the game, and the seat the secret speaks for (``None``: every person's
+    seat of a game played on one device)."""
+
+    live: LiveGame
+    seat: int | None
+
+
+def checked_id(game_id: str) -> str:
+    """``game_id`` if it looks like one (``NotFound`` otherwise: nothing is looked up)."""
+    if not GAME_ID.match(game_id):
+        raise NotFound("there is no such game")
+    return game_id
+
+
+async def caller_of(
     game_id: str,
     request: Request,
     service: Service,
     x_game_secret: Annotated[str | None, Header(max_length=MAX_SECRET)] = None,
-) -> LiveGame:
-    """The game named in the path, if the request carries its secret (403/404 otherwise)."""
-    if not GAME_ID.match(game_id):
-        raise NotFound("there is no such game")
-    return await service.authorised(game_id, x_game_secret, client_key(request))
+) -> Caller:
+    """The game named in the path, if the request carries a secret of it (403/404 otherwise)."""
+    live, seat = await service.authorise(checked_id(game_id), x_game_secret, client_key(request))
+    return Caller(live, seat)
 
 
-Game = Annotated[LiveGame, Depends(game_of)]
+Game = Annotated[Caller, Depends(caller_of)]
 
 
-async def created(service: GameService, live: LiveGame, secret: str) -> JSONResponse:
-    body = {"id": live.id, "secret": secret, "state": await service.snapshot(live)}
+async def state_answer(service: GameService, caller: Caller) -> Response:
+    """The game's ``State`` for the caller: ``you`` is the caller's seat."""
+    body = await service.snapshot_json(caller.live)
+    return Response(with_fields(body, you=caller.seat), media_type=JSON)
+
+
+async def created(
+    service: GameService, live: LiveGame, secret: str, seat: int | None = None
+) -> JSONResponse:
+    state = await service.snapshot(live)
+    body = {"id": live.id, "secret": secret, "seat": seat, "invite": live.invite, "state": state}
+    live.invite = None
     return JSONResponse(body, status_code=201)
 
 
@@ -65,6 +93,7 @@ async def created(service: GameService, live: LiveGame, secret: str) -> JSONResp
     dependencies=[Depends(limited(CREATE))],
 )
 async def create_game(body: CreateGame, request: Request, service: Service) -> JSONResponse:
+    clock = None if body.clock is None else (body.clock.base_s, body.clock.increment_s)
     live, secret = await service.create(
         body.game,
         body.mode,
@@ -74,8 +103,9 @@ async def create_game(body: CreateGame, request: Request, service: Service) -> J
         body.seed,
         body.delay_ms,
         client_key(request),
+        clock,
     )
-    return await created(service, live, secret)
+    return await created(service, live, secret, seat_of_secret(live, secret))
 
 
 @router.post(
@@ -98,9 +128,9 @@ async def import_game(request: Request, service: Service) -> JSONResponse:
 
 
 @router.get("/{game_id}", response_model=State, summary="The game's state")
-async def read_game(live: Game, service: Service) -> Response:
-    await service.touch(live)
-    return Response(await service.snapshot_json(live), media_type=JSON)
+async def read_game(caller: Game, service: Service) -> Response:
+    await service.touch(caller.live)
+    return await state_answer(service, caller)
 
 
 @router.post(
@@ -109,10 +139,10 @@ async def read_game(live: Game, service: Service) -> Response:
     summary="Play a move",
     dependencies=[Depends(limited(MOVES))],
 )
-async def play_move(body: MoveRequest, live: Game, service: Service) -> Response:
-    """A human's move; the AI's reply, if any, starts in the background (follow /events)."""
-    await service.play(live, body.move, body.version)
-    return Response(await service.snapshot_json(live), media_type=JSON)
+async def play_move(body: MoveRequest, caller: Game, service: Service) -> Response:
+    """A person's move; the AI's reply, if any, starts in the background (follow /events)."""
+    await service.play(caller.live, body.move, body.version, caller.seat)
+    return await state_answer(service, caller)
 
 
 @router.post(
@@ -121,9 +151,10 @@ async def play_move(body: MoveRequest, live: Game, service: Service) -> Response
     summary="Take back a turn",
     dependencies=[Depends(limited(MOVES))],
 )
-async def undo(live: Game, service: Service) -> Response:
-    await service.undo(live)
-    return Response(await service.snapshot_json(live), media_type=JSON)
+async def undo(caller: Game, service: Service) -> Response:
+    """On one device; between devices, ask for a take-back (``/offer``)."""
+    await service.undo(caller.live)
+    return await state_answer(service, caller)
 
 
 @router.post(
@@ -132,8 +163,8 @@ async def undo(live: Game, service: Service) -> Response:
     summary="Suggest a move",
     dependencies=[Depends(limited(HINTS))],
 )
-async def hint(live: Game, service: Service) -> JSONResponse:
-    return JSONResponse(await service.hint(live))
+async def hint(caller: Game, service: Service) -> JSONResponse:
+    return JSONResponse(await service.hint(caller.live))
 
 
 @router.post(
@@ -142,10 +173,10 @@ async def hint(live: Game, service: Service) -> JSONResponse:
     summary="Stop the AI's search",
     dependencies=[Depends(limited(SEARCHES))],
 )
-async def move_now(live: Game, service: Service) -> Response:
+async def move_now(caller: Game, service: Service) -> Response:
     """The running search ends soon and plays its best move so far."""
-    await service.move_now(live)
-    return Response(await service.snapshot_json(live), media_type=JSON)
+    await service.move_now(caller.live)
+    return await state_answer(service, caller)
 
 
 @router.post(
@@ -154,9 +185,9 @@ async def move_now(live: Game, service: Service) -> Response:
     summary="Start over",
     dependencies=[Depends(limited(CREATE))],
 )
-async def new_game(live: Game, service: Service) -> Response:
-    await service.restart(live)
-    return Response(await service.snapshot_json(live), media_type=JSON)
+async def new_game(caller: Game, service: Service) -> Response:
+    await service.restart(caller.live)
+    return await state_answer(service, caller)
 
 
 @router.post(
@@ -165,13 +196,14 @@ async def new_game(live: Game, service: Service) -> Response:
     summary="AI vs AI: pause, step",
     dependencies=[Depends(limited(SEARCHES))],
 )
-async def control(body: ControlRequest, live: Game, service: Service) -> Response:
-    await service.control(live, body.action, body.delay_ms)
-    return Response(await service.snapshot_json(live), media_type=JSON)
+async def control(body: ControlRequest, caller: Game, service: Service) -> Response:
+    await service.control(caller.live, body.action, body.delay_ms)
+    return await state_answer(service, caller)
 
 
 @router.get("/{game_id}/record", summary="Download the save file")
-async def record(live: Game) -> JSONResponse:
+async def record(caller: Game) -> JSONResponse:
+    live = caller.live
     name = f"abgames-{live.match.game}-{live.id[:8]}.json"
     return JSONResponse(
         live.match.to_record(),
@@ -180,13 +212,21 @@ async def record(live: Game) -> JSONResponse:
 
 
 @router.get("/{game_id}/events", summary="Server-sent events: state, progress, queued")
-async def events(request: Request, live: Game, service: Service) -> StreamingResponse:
+async def events(request: Request, caller: Game, service: Service) -> StreamingResponse:
     """``text/event-stream`` of ``state``, ``progress`` and ``queued`` events."""
+    return event_stream(request, service, caller.live, watcher=False)
+
+
+def event_stream(
+    request: Request, service: GameService, live: LiveGame, *, watcher: bool
+) -> StreamingResponse:
+    """The game's events as ``text/event-stream`` (a ``watcher`` gets the public view)."""
 
     async def stream() -> AsyncIterator[str]:
-        async with service.subscription(live) as queue:
+        async with service.subscription(live, watcher=watcher) as queue:
             await service.touch(live)
-            yield _event("state", await service.snapshot(live))
+            state = await service.snapshot(live)
+            yield _event("state", public_state(state) if watcher else state)
             while True:
                 try:
                     kind, data = await asyncio.wait_for(queue.get(), PING_S)

@@ -35,11 +35,13 @@ Send = Callable[[tuple[Any, ...]], None]
 
 @dataclass(frozen=True)
 class SearchSpec:
-    """The AI's search of a game's position: the save-file record, the level, the seed."""
+    """The AI's search of a game's position: the save-file record, the level, the seed,
+    and the most it may think (seconds; ``None``: the level's own limit)."""
 
     record: dict[str, Any]
     level: str
     seed: int | None
+    think_s: float | None = None
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,7 @@ class JobRunner:
         with self._lock:
             self._match = match
         last: SearchResult | None = None
-        for last in match.think(spec.level):
+        for last in match.think(spec.level, seconds=spec.think_s):
             self._send(("progress", job_id, last))
             if self._stop:
                 match.stop_thinking()  # a stop sent before the engine started

@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from abgames.ui.web.clocks import MAX_BASE_S, MAX_INCREMENT_S, MIN_BASE_S
+
 #: Longest text accepted where a short name or a move is expected.
 MAX_NAME = 40
 
@@ -17,13 +19,32 @@ class Request(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
 
+class ClockSetting(Request):
+    """A Fischer clock: ``base_s`` each, plus ``increment_s`` after every move."""
+
+    base_s: Annotated[int, Field(ge=MIN_BASE_S, le=MAX_BASE_S, description="seconds each")]
+    increment_s: Annotated[
+        int, Field(ge=0, le=MAX_INCREMENT_S, description="seconds added after each move")
+    ] = 0
+
+
 class CreateGame(Request):
     game: Annotated[str, Field(max_length=MAX_NAME, description="tictactoe, connect4 or gomoku")]
     mode: Annotated[
-        str, Field(max_length=MAX_NAME, description="human-ai, human-human or ai-ai")
+        str,
+        Field(
+            max_length=MAX_NAME,
+            description="human-ai, human-human (one device), friend (a person on another "
+            "device: the answer carries an invitation) or ai-ai",
+        ),
     ] = "human-ai"
     first: Annotated[
-        str, Field(max_length=MAX_NAME, description="who moves first against the AI: human or ai")
+        str,
+        Field(
+            max_length=MAX_NAME,
+            description="who moves first: against the AI human or ai; against a friend me, "
+            "friend or random",
+        ),
     ] = "human"
     level: Annotated[
         str | None,
@@ -51,6 +72,27 @@ class CreateGame(Request):
             description="AI vs AI: pause between moves, milliseconds (default 400)",
         ),
     ] = None
+    clock: Annotated[
+        ClockSetting | None,
+        Field(description="a time control kept by the server (none: untimed)"),
+    ] = None
+
+
+class JoinRequest(Request):
+    invite: Annotated[
+        str, Field(max_length=100, description="the invitation token of the invitation link")
+    ]
+
+
+class OfferRequest(Request):
+    kind: Annotated[
+        Literal["draw", "takeback", "rematch"],
+        Field(description="offer a draw, ask for a take-back, or offer a rematch (after the end)"),
+    ]
+
+
+class AnswerRequest(Request):
+    accept: Annotated[bool, Field(description="accept (true) or decline the pending offer")]
 
 
 class MoveRequest(Request):
@@ -136,7 +178,31 @@ class Board(BaseModel):
 class Outcome(BaseModel):
     winner: int | None = Field(description="0, 1, or null for a draw")
     line: list[int] = Field(description="cells of the winning line")
-    text: str = Field(description='"X wins", "Draw"...')
+    how: str = Field(
+        description="line, full-board, resignation, agreement, time, or time-no-win (out of "
+        "time, but the other side could no longer win)"
+    )
+    reason: str = Field(description='how, in words: "five in a row", "White resigned"')
+    text: str = Field(description='the banner: "Black wins: five in a row"')
+
+
+class Offer(BaseModel):
+    kind: str = Field(description="draw, takeback or rematch")
+    by: int = Field(description="the seat that made it")
+
+
+class People(BaseModel):
+    between_devices: bool = Field(description="each seat has its own secret (mode friend)")
+    joined: list[bool] = Field(description="whether each seat has been claimed")
+    offer: Offer | None = Field(description="the pending offer")
+    rematch: str | None = Field(description="the id of the rematch, once agreed")
+
+
+class ClockView(BaseModel):
+    base_ms: int
+    increment_ms: int
+    left_ms: list[int] = Field(description="time each side has left, as of this answer")
+    running: int | None = Field(description="the side whose clock runs")
 
 
 class Forbidden(MoveText):
@@ -167,11 +233,22 @@ class State(BaseModel):
         description="the hint for this position, else the last AI move's search"
     )
     message: str | None
+    people: People
+    clock: ClockView | None = Field(description="the time control, if the game has one")
+    you: int | None = Field(
+        default=None,
+        description="the seat the request's secret speaks for (null: every person's seat "
+        "of a game on one device; absent in events and for watchers)",
+    )
 
 
 class Created(BaseModel):
-    id: str = Field(description="the game's id (at least 128 random bits)")
+    id: str = Field(description="the game's id (at least 128 random bits); its watch link")
     secret: str = Field(description="send it as the X-Game-Secret header on /api/games/{id}/*")
+    seat: int | None = Field(description="the seat the secret speaks for (null: every seat)")
+    invite: str | None = Field(
+        description="a friend game: the token that claims the other seat, once (POST /join)"
+    )
     state: State
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from abgames.ai.levels import DEFAULT_LEVEL
 from abgames.games import GameState
 from abgames.search.result import SearchResult
-from abgames.ui.web import views
+from abgames.ui.web import clocks, views
 from abgames.ui.web.errors import Busy, Conflict, WebError
 from abgames.ui.web.events import publish
 from abgames.ui.web.jobs import SearchSpec
@@ -55,11 +55,11 @@ class AIScheduler:
             raise Busy("the server is busy: every AI is thinking and the queue is full")
 
     def watched(self, live: LiveGame) -> bool:
-        return bool(live.subscribers) or time.monotonic() - live.last_seen < WATCHED_S
+        return bool(live.streams) or time.monotonic() - live.last_seen < WATCHED_S
 
     def publish_state(self, live: LiveGame) -> None:
         """Send the state, unless a change is being written (its commit will send it)."""
-        if live.subscribers and not live.lock.locked():
+        if live.streams and not live.lock.locked():
             publish(live, "state", state_of(live, self.pool))
 
     def forget(self, live: LiveGame, reason: str) -> None:
@@ -77,7 +77,7 @@ class AIScheduler:
     def ensure_ai(self, live: LiveGame, *, now: bool = False) -> None:
         """Start the AI's search if the AI is to move and nothing is running or waiting."""
         match = live.match
-        if not match.ai_to_move or self.pool.job_of(live.id) is not None:
+        if not live.ai_to_move or self.pool.job_of(live.id) is not None:
             return
         if live.stored.paused and not live.step_once:
             return
@@ -114,7 +114,7 @@ class AIScheduler:
         stepped = live.stored.paused  # a move searched in a paused game: a step
 
         def on_progress(result: SearchResult) -> None:
-            publish(live, "progress", views.progress_of(base, result))
+            publish(live, "progress", views.progress_of(base, result), private=purpose == HINT)
 
         def on_queued(position: int) -> None:
             if position == 0:  # the search has started
@@ -129,9 +129,15 @@ class AIScheduler:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
+        think_s = None
+        clock = live.clock
+        if clock is not None and purpose == MOVE:
+            side = base.to_move
+            own_moves = (base.ply + 1 - side) // 2
+            think_s = clock.think_seconds(side, own_moves, clocks.wall_time())
         job = Job(
             key=live.id,
-            spec=SearchSpec(live.match.to_record(), level, live.stored.seed),
+            spec=SearchSpec(live.match.to_record(), level, live.stored.seed, think_s),
             purpose=purpose,
             on_done=on_done,
             on_progress=on_progress,
@@ -159,7 +165,7 @@ class AIScheduler:
             return
         async with live.lock:
             now = live.match.state
-            if (now.ply, now.key) != (base.ply, base.key) or not live.match.ai_to_move:
+            if (now.ply, now.key) != (base.ply, base.key) or not live.ai_to_move:
                 return  # the position changed after this search began (a pace change
                 # bumps the version but keeps the position, and the answer)
             if live.stored.paused and not stepped:
@@ -169,11 +175,18 @@ class AIScheduler:
                 publish(live, "state", state_of(live, self.pool))
                 return
             match = live.match
+            changes: dict[str, Any] = {}
+            clock = live.clock
+            if clock is not None:
+                moved_at = clocks.wall_time()
+                if clock.flagged(moved_at) is not None:
+                    return  # too late: the flag timer ends the game on time
+                changes["clock"] = clock.moved(base.to_move, moved_at).to_json()
             analysis = views.analysis_of(base, result) | {"ply": base.ply, "hint": False}
             match.play_ai_result(result)
-            analyses = [*live.stored.analyses, analysis]
+            changes["analyses"] = [*live.stored.analyses, analysis]
             try:
-                await self._commit(live, analyses=analyses)
+                await self._commit(live, **changes)
             except BaseException:
                 match.state.undo()
                 match.analyses.pop()
@@ -203,7 +216,7 @@ class AIScheduler:
         self.publish_state(live)
 
     def _after_ai_move(self, live: LiveGame) -> None:
-        if not live.match.ai_to_move or not self.watched(live):
+        if not live.ai_to_move or not self.watched(live):
             return
         if live.stored.paused and not live.step_once:
             return

@@ -18,19 +18,20 @@ import hmac
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
 from abgames.games import IllegalMoveError, Move, NotationError
-from abgames.match import Match, SaveFileError, new_state, seats_for
-from abgames.ui.web import views
+from abgames.match import HUMAN, Match, SaveFileError, new_state, seats_for
+from abgames.ui.web import clocks, views
 from abgames.ui.web.budget import make_room
 from abgames.ui.web.clients import UNKNOWN_CLIENT
 from abgames.ui.web.errors import BadInput, Conflict, Forbidden, NotFound
 from abgames.ui.web.events import close_streams, publish, subscription
 from abgames.ui.web.live import Event, LiveGame
 from abgames.ui.web.matches import check_options, no_search_player, rebuild, settings_of
+from abgames.ui.web.people import FRIEND, People, creator_seat, seat_of_secret
 from abgames.ui.web.pool import SearchPool
 from abgames.ui.web.scheduler import AIScheduler
 from abgames.ui.web.state_view import state_json, state_of
@@ -67,7 +68,9 @@ class GameService:
         # Every write goes through one thread, many per commit; reads run on any
         # thread (WAL lets them).
         self.writer = GroupWriter(store)
-        self.ai = AIScheduler(pool, self._commit)
+        self.ai = AIScheduler(pool, self.commit)
+        self.people = People(self)
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     @property
     def ai_moves(self) -> int:
@@ -78,8 +81,10 @@ class GameService:
         self.writer.start()
 
     async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
         for live in self._live.values():
-            for timer in (live.timer, live.orphan_timer):
+            for timer in (live.timer, live.orphan_timer, live.flag_timer):
                 if timer is not None:
                     timer.cancel()
             close_streams(live)
@@ -99,6 +104,7 @@ class GameService:
             if live is None:
                 live = LiveGame(stored, rebuild(stored.record, stored.seed))
                 self._remember(live)
+                self.people.arm_flag(live)  # a clock that ran while the server was down
         self._live.move_to_end(game_id)
         live.last_seen = time.monotonic()
         return live
@@ -109,12 +115,31 @@ class GameService:
         """The game, if ``secret`` is its secret (``Forbidden`` otherwise).
 
         ``client`` asked for it: the game's searches count against that client's share."""
-        live = await self.get(game_id)
-        given = hash_secret(secret or "")
-        if secret is None or not hmac.compare_digest(given, live.stored.secret_hash):
-            raise Forbidden("this game's secret is missing or wrong")
-        live.client = client
+        live, _ = await self.authorise(game_id, secret, client)
         return live
+
+    async def authorise(
+        self, game_id: str, secret: str | None, client: str = UNKNOWN_CLIENT
+    ) -> tuple[LiveGame, int | None]:
+        """The game and the seat ``secret`` speaks for (``None``: every person's seat of a
+        game on one device); ``Forbidden`` for a wrong secret."""
+        live = await self.get(game_id)
+        if secret is None:
+            raise Forbidden("this game's secret is missing or wrong")
+        if live.between_devices:
+            seat = seat_of_secret(live, secret)
+        else:
+            if not hmac.compare_digest(hash_secret(secret), live.stored.secret_hash):
+                raise Forbidden("this game's secret is missing or wrong")
+            seat = None
+        live.client = client
+        return live, seat
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run ``work`` in the background (cancelled at ``close``)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _remember(self, live: LiveGame) -> None:
         self._live[live.id] = live
@@ -123,8 +148,8 @@ class GameService:
         for game_id, old in list(self._live.items()):
             if len(self._live) <= self.live_games:
                 break
-            busy = old.subscribers or self.pool.job_of(game_id) or old.lock.locked()
-            if not busy and old.timer is None:
+            busy = old.streams or self.pool.job_of(game_id) or old.lock.locked()
+            if not busy and old.timer is None and old.flag_timer is None:
                 del self._live[game_id]
 
     def in_play(self) -> frozenset[str]:
@@ -134,8 +159,8 @@ class GameService:
         return frozenset(
             game_id
             for game_id, live in self._live.items()
-            if live.subscribers
-            or (live.last_seen > recent and not live.match.is_over)
+            if live.streams
+            or (live.last_seen > recent and not live.over)
             or self.pool.job_of(game_id) is not None
             or live.lock.locked()
         )
@@ -151,23 +176,66 @@ class GameService:
         seed: int | None,
         delay_ms: int | None = None,
         client: str = UNKNOWN_CLIENT,
+        clock: tuple[int, int] | None = None,
     ) -> tuple[LiveGame, str]:
         """A new game; returns it with its secret. ``BadInput`` for bad settings.
 
-        ``delay_ms`` is the pause between AI-vs-AI moves (default ``AI_AI_DELAY_MS``)."""
+        ``delay_ms`` is the pause between AI-vs-AI moves (default ``AI_AI_DELAY_MS``);
+        ``clock`` a time control (base seconds, increment seconds). A ``friend`` game
+        (between devices) has ``first`` "me", "friend" or "random" and comes with an
+        invitation (``LiveGame.stored.invite_hash``; its token is ``live.invite``)."""
         if game not in LEVELS:
             raise BadInput(f"unknown game {game!r}: choose {', '.join(LEVELS)}")
         chosen = level or DEFAULT_LEVEL[game]
         check_options(game, options)
+        extra: dict[str, Any] = {}
         try:
             state = new_state(game, **options)
-            seats = seats_for(mode, first, chosen)
+            seats = seats_for("human-human" if mode == FRIEND else mode, first, chosen)
             match = Match(state, seats, seed=seed, player_factory=no_search_player)
+            if clock is not None:
+                if mode == "ai-ai":
+                    raise ValueError("clocks are for games a person plays")
+                extra["clock"] = clocks.Clock.new(*clock).to_json()
         except ValueError as error:
             raise BadInput(str(error)) from None
         delay = AI_AI_DELAY_MS if delay_ms is None else delay_ms
         pace = delay if mode == "ai-ai" else 0
-        return await self._add(match, mode, first, chosen, seed, pace, client)
+        if mode != FRIEND:
+            return await self._add(match, mode, first, chosen, seed, pace, client, **extra)
+        seat = creator_seat("me" if first == HUMAN else first)
+        secret = secrets.token_urlsafe(SECRET_BYTES)
+        invite = secrets.token_urlsafe(SECRET_BYTES)
+        hashes: list[str | None] = [None, None]
+        hashes[seat] = hash_secret(secret)
+        extra |= {"seat_hashes": (hashes[0], hashes[1]), "invite_hash": hash_secret(invite)}
+        live, _ = await self._add(
+            match, mode, first, chosen, seed, pace, client, secret=secret, **extra
+        )
+        live.invite = invite
+        return live, secret
+
+    async def rematch(self, live: LiveGame) -> LiveGame:
+        """A new game between the same devices, colours swapped (the caller holds the
+        lock of ``live``, whose ``rematch`` then names the new game)."""
+        old = live.stored
+        if old.seat_hashes is None:
+            raise Conflict("a rematch is for games between devices")
+        match = Match(
+            new_state(live.match.game, **live.match.state.options()),
+            live.match.seats,
+            seed=old.seed,
+            player_factory=no_search_player,
+        )
+        clock = live.clock
+        extra: dict[str, Any] = {"seat_hashes": (old.seat_hashes[1], old.seat_hashes[0])}
+        if clock is not None:
+            extra["clock"] = clock.reset().to_json()
+        new, _ = await self._add(
+            match, old.mode, old.first, old.level, old.seed, 0, live.client, **extra
+        )
+        await self.commit(live, rematch=new.id, offer=None, message=None)
+        return new
 
     async def import_record(
         self, record: object, client: str = UNKNOWN_CLIENT
@@ -189,12 +257,15 @@ class GameService:
         seed: int | None,
         delay_ms: int,
         client: str,
+        secret: str | None = None,
+        **extra: Any,
     ) -> tuple[LiveGame, str]:
+        """Store and remember a new game; ``extra`` are more ``StoredGame`` fields."""
         if match.ai_to_move:
             self.ai.need_room(client)
         await self._make_room()
         game_id = secrets.token_urlsafe(ID_BYTES)
-        secret = secrets.token_urlsafe(SECRET_BYTES)
+        secret = secret or secrets.token_urlsafe(SECRET_BYTES)
         stored = StoredGame(
             id=game_id,
             secret_hash=hash_secret(secret),
@@ -207,6 +278,7 @@ class GameService:
             version=1,
             delay_ms=delay_ms,
             over=match.is_over,
+            **extra,
         )
         await self.writer.write(Insert(stored))
         live = LiveGame(stored, match, client=client)
@@ -234,20 +306,27 @@ class GameService:
         return state_of(live, self.pool)
 
     async def touch(self, live: LiveGame) -> None:
-        """A client looked at the game: resume the AI's search if it should be running."""
+        """A client looked at the game: end it if a flag has fallen, resume the AI's search
+        if it should be running."""
         live.last_seen = time.monotonic()
+        if live.clock is not None:
+            await self.people.check_time(live)
         self.ai.ensure_ai(live)
 
     def ensure_ai(self, live: LiveGame, *, now: bool = False) -> None:
         self.ai.ensure_ai(live, now=now)
 
     # --- changing --------------------------------------------------------------
-    async def _commit(self, live: LiveGame, **changes: Any) -> None:
-        """Write the match (and ``changes``) as the next version; tell the subscribers."""
+    async def commit(self, live: LiveGame, **changes: Any) -> None:
+        """Write the match (and ``changes`` to the stored game) as the next version; tell
+        the subscribers. ``message`` among the changes sets the live game's message."""
         match = live.match
         old = live.stored
+        if "message" in changes:
+            live.message = changes.pop("message")
         changes.setdefault("record", match.to_record())
-        changes.setdefault("over", match.is_over)
+        ending = changes.get("ending", old.ending)
+        changes.setdefault("over", match.is_over or ending is not None)
         analyses = changes.setdefault("analyses", list(old.analyses))
         del analyses[match.state.ply :]
         analyses.extend([None] * (match.state.ply - len(analyses)))
@@ -264,6 +343,7 @@ class GameService:
         if live.hint_ply != match.state.ply:
             live.hint = None
             live.hint_ply = None
+        self.people.arm_flag(live)
         publish(live, "state", self.state(live))
 
     def _check_version(self, live: LiveGame, version: int | None) -> None:
@@ -272,15 +352,29 @@ class GameService:
                 f"the game has changed (version {live.stored.version}, not {version}): reload it"
             )
 
-    async def play(self, live: LiveGame, move_input: int | str, version: int | None) -> None:
-        """A human's move; the AI's reply (if any) starts in the background."""
+    async def play(
+        self,
+        live: LiveGame,
+        move_input: int | str,
+        version: int | None,
+        seat: int | None = None,
+    ) -> None:
+        """A person's move (by ``seat``, or on one device by whoever is to move); the AI's
+        reply (if any) starts in the background. A move after the mover's flag fell
+        ends the game on time instead (``Conflict``)."""
         async with live.lock:
             self._check_version(live, version)
             match = live.match
-            if match.is_over:
+            if await self.people.flag_if_due(live):
+                raise Conflict("the time ran out: the game is over")
+            if live.over:
                 raise Conflict("the game is over")
+            if live.invite_open:
+                raise Conflict("wait for your friend to join: send them the invitation link")
             if match.seat_to_move.is_ai:
                 raise Conflict("it is the AI's turn, not yours")
+            if seat is not None and seat != match.state.to_move:
+                raise Conflict("it is your opponent's turn, not yours")
             if isinstance(move_input, str):
                 try:
                     move: Move = match.parse(move_input)
@@ -294,20 +388,38 @@ class GameService:
             if match.seats[1 - match.state.to_move].is_ai:
                 self.ai.need_room(live.client)
             self.ai.forget(live, "a move was played: the hint is for an old position")
+            mover = match.state.to_move
+            changes = self._after_move(live, mover)
             match.play(move)
             live.message = None
             try:
-                await self._commit(live)
+                await self.commit(live, **changes)
             except BaseException:
                 match.state.undo()
                 match.analyses.pop()
                 raise
         self.ai.ensure_ai(live)
 
+    def _after_move(self, live: LiveGame, mover: int) -> dict[str, Any]:
+        """The stored changes a move by ``mover`` makes now: the clock pressed, an offer
+        of the other side declined."""
+        changes: dict[str, Any] = {}
+        clock = live.clock
+        if clock is not None:
+            changes["clock"] = clock.moved(mover, clocks.wall_time()).to_json()
+        offer = live.stored.offer
+        if offer is not None and offer["by"] != mover:
+            changes["offer"] = None
+        return changes
+
     async def undo(self, live: LiveGame) -> None:
         """Take back a turn (against the AI: back to the human's previous turn)."""
         async with live.lock:
             match = live.match
+            if live.between_devices:
+                raise Conflict("in a game between devices, ask your opponent for a take-back")
+            if live.stored.ending is not None:
+                raise Conflict("the game is over: start a new one")
             if match.state.ply == 0:
                 raise Conflict("there is no move to take back")
             self.ai.forget(live, "a move was taken back")
@@ -320,23 +432,35 @@ class GameService:
                 views.text_of(match.state, m) for m in reversed(taken)
             )
             paused = live.stored.paused or live.stored.mode == "ai-ai"
-            await self._reload_on_failure(live, paused=paused)
+            changes: dict[str, Any] = {"paused": paused}
+            clock = live.clock
+            if clock is not None:
+                now = clocks.wall_time()
+                changes["clock"] = clock.handed_to(match.state.to_move, now).to_json()
+            await self.commit_or_reload(live, **changes)
         self.ai.ensure_ai(live)
 
     async def restart(self, live: LiveGame) -> None:
         """A fresh board with the same settings, id and secret."""
         async with live.lock:
+            if live.between_devices:
+                raise Conflict("in a game between devices, offer a rematch")
             self.ai.forget(live, "a new game started")
             if live.match.seats[0].is_ai and live.stored.mode != "ai-ai":
                 self.ai.need_room(live.client)
             live.match.restart()
             live.message = None
-            await self._reload_on_failure(live, analyses=[])
+            changes: dict[str, Any] = {"analyses": [], "ending": None, "offer": None}
+            clock = live.clock
+            if clock is not None:
+                changes["clock"] = clock.reset().to_json()
+            await self.commit_or_reload(live, **changes)
         self.ai.ensure_ai(live)
 
-    async def _reload_on_failure(self, live: LiveGame, **changes: Any) -> None:
+    async def commit_or_reload(self, live: LiveGame, **changes: Any) -> None:
+        """``commit``; if it fails, the game is read again from the store."""
         try:
-            await self._commit(live, **changes)
+            await self.commit(live, **changes)
         except BaseException:
             stored = await asyncio.to_thread(self.store.get, live.id)
             if stored is not None:
@@ -365,11 +489,11 @@ class GameService:
             elif action == "step":
                 if not live.stored.paused:
                     raise Conflict("pause the game before stepping through it")
-                if live.match.is_over:
+                if live.over:
                     raise Conflict("the game is over")
             if action in ("resume", "step") and self.pool.job_of(live.id) is None:
                 self.ai.need_room(live.client)
-            await self._commit(live, **changes)
+            await self.commit(live, **changes)
             if action == "step" and self.pool.job_of(live.id) is None:
                 live.step_once = True
         self.ai.ensure_ai(live, now=action in ("resume", "step"))
@@ -377,8 +501,10 @@ class GameService:
     async def hint(self, live: LiveGame) -> dict[str, Any]:
         """The default level's suggestion for the human to move (the AI's best move)."""
         match = live.match
-        if match.is_over:
+        if live.over:
             raise Conflict("the game is over")
+        if live.between_devices:
+            raise Conflict("hints are off in games between people")
         if match.seat_to_move.is_ai:
             raise Conflict("it is the AI's turn: there is nothing to hint")
         if live.hint is not None and live.hint_ply == match.state.ply:
@@ -390,12 +516,17 @@ class GameService:
         publish(live, kind, data)
 
     @contextlib.asynccontextmanager
-    async def subscription(self, live: LiveGame) -> AsyncIterator[asyncio.Queue[Event]]:
-        """A queue of the game's events for as long as the caller listens.
+    async def subscription(
+        self, live: LiveGame, *, watcher: bool = False
+    ) -> AsyncIterator[asyncio.Queue[Event]]:
+        """A queue of the game's events for as long as the caller listens (a ``watcher``
+        gets the public view).
 
         When the last stream closes, the game's search stops ``orphan_grace_s`` later
         (a client's return resumes it)."""
-        async with subscription(live, self.orphan_grace_s, self._orphaned) as queue:
+        async with subscription(
+            live, self.orphan_grace_s, self._orphaned, watcher=watcher
+        ) as queue:
             yield queue
 
     def _orphaned(self, live: LiveGame) -> None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from abgames.ui.web import views
+from abgames.ui.web import clocks, views
+from abgames.ui.web.endings import Ending, outcome_view
 from abgames.ui.web.live import LiveGame
 from abgames.ui.web.pool import SearchPool
 
@@ -23,7 +24,7 @@ HINT = "hint"
 def status_of(live: LiveGame, pool: SearchPool) -> str:
     """your-turn, thinking, queued, paused or over."""
     match = live.match
-    if match.is_over:
+    if live.over:
         return "over"
     job = pool.job_of(live.id)
     if match.seat_to_move.is_ai:
@@ -41,7 +42,7 @@ def state_of(live: LiveGame, pool: SearchPool) -> dict[str, Any]:
     state = match.state
     stored = live.stored
     board = _board(live)
-    human_to_move = not match.is_over and not match.seat_to_move.is_ai
+    human_to_move = not live.over and not match.seat_to_move.is_ai
     analysis = live.hint if live.hint_ply == state.ply else _last_analysis(live)
     return {
         "id": live.id,
@@ -65,11 +66,40 @@ def state_of(live: LiveGame, pool: SearchPool) -> dict[str, Any]:
         "delay_ms": stored.delay_ms,
         "analysis": analysis,
         "message": live.message,
+        "people": people_of(live),
+        "clock": clock_of(live),
     }
 
 
+def people_of(live: LiveGame) -> dict[str, Any]:
+    """The ``People`` of docs/web.md: seats claimed, the pending offer, the rematch."""
+    stored = live.stored
+    hashes = stored.seat_hashes
+    return {
+        "between_devices": hashes is not None,
+        "joined": [True, True] if hashes is None else [h is not None for h in hashes],
+        "offer": stored.offer,
+        "rematch": stored.rematch,
+    }
+
+
+def clock_of(live: LiveGame) -> dict[str, Any] | None:
+    """The ``Clock`` of docs/web.md as of now, or ``None`` for an untimed game."""
+    clock = live.clock
+    return None if clock is None else clock.view(clocks.wall_time())
+
+
+def public_state(state: dict[str, Any]) -> dict[str, Any]:
+    """What a watcher sees of a ``State``: no hint the player asked for, no message
+    meant for the player."""
+    analysis = state.get("analysis")
+    hidden = analysis is not None and analysis.get("hint")
+    return state | {"analysis": None if hidden else analysis, "message": None, "legal": []}
+
+
 def state_json(live: LiveGame, pool: SearchPool) -> bytes:
-    """``state_of`` as JSON, reused while nothing it shows has changed."""
+    """``state_of`` as JSON, reused while nothing it shows has changed (the clock,
+    which changes with time, is read anew each time)."""
     key = (
         live.stored.version,
         status_of(live, pool),
@@ -79,9 +109,17 @@ def state_json(live: LiveGame, pool: SearchPool) -> bytes:
         id(live.hint),
     )
     if live.json_cache is None or live.json_cache[0] != key:
-        body = json.dumps(state_of(live, pool), separators=(",", ":")).encode()
+        state = state_of(live, pool)
+        del state["clock"]
+        body = json.dumps(state, separators=(",", ":")).encode()
         live.json_cache = (key, body)
-    return live.json_cache[1]
+    return with_fields(live.json_cache[1], clock=clock_of(live))
+
+
+def with_fields(body: bytes, **fields: Any) -> bytes:
+    """A JSON object's text with ``fields`` added at its end."""
+    extra = json.dumps(fields, separators=(",", ":")).encode()
+    return body[:-1] + b"," + extra[1:]
 
 
 def _board(live: LiveGame) -> dict[str, Any]:
@@ -100,12 +138,17 @@ def _board(live: LiveGame) -> dict[str, Any]:
             "last_cell": None if last is None else views.cell_of_move(state, last, state.ply - 1),
         },
         "moves": views.moves_of(state),
-        "outcome": views.outcome_of(state),
+        "outcome": outcome_view(state, _ending(live)),
         "legal": sorted(state.legal_moves()),
         "forbidden": views.forbidden_of(state),
     }
     live.board_cache = (version, part)
     return part
+
+
+def _ending(live: LiveGame) -> Ending | None:
+    data = live.stored.ending
+    return None if data is None else Ending.from_json(data)
 
 
 def _last_analysis(live: LiveGame) -> dict[str, Any] | None:

@@ -60,6 +60,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN over INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX games_over_updated ON games (over, updated);
     """,
+    # 4: what a game between people holds beyond its moves (``PEOPLE_FIELDS`` as a
+    # JSON object): the seats' secrets, the invitation, the clock, a result reached
+    # off the board, a pending offer, the rematch.
+    """
+    ALTER TABLE games ADD COLUMN people TEXT NOT NULL DEFAULT '{}';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: How long a writer waits for another connection's lock before giving up (seconds).
@@ -102,6 +108,20 @@ class StoredGame:
     created: float = field(default_factory=time.time)
     #: Whether the game is over; ``None``: the store works it out from ``record``.
     over: bool | None = None
+    #: A game between people on two devices: the hash of each seat's secret (``None``
+    #: for a seat not yet claimed); ``None`` for a game played on one device.
+    seat_hashes: tuple[str | None, str | None] | None = None
+    #: The hash of the invitation that claims the free seat (``None`` once claimed).
+    invite_hash: str | None = None
+    #: The game's clock (``clocks.Clock.to_json``), or ``None`` for an untimed game.
+    clock: dict[str, Any] | None = None
+    #: A result reached off the board (``endings.Ending.to_json``): resignation,
+    #: agreement, time.
+    ending: dict[str, Any] | None = None
+    #: A pending offer between the players: ``{"kind": draw|takeback|rematch, "by": seat}``.
+    offer: dict[str, Any] | None = None
+    #: The id of the rematch, once agreed.
+    rematch: str | None = None
 
     def changed(self, **changes: Any) -> StoredGame:
         """A copy with ``changes`` and the version bumped; ``over`` is worked out again
@@ -113,7 +133,25 @@ class StoredGame:
         millisecond for a long Gomoku game); a record that does not replay is not over."""
         if self.over is not None:
             return self.over
-        return record_is_over(self.record)
+        return self.ending is not None or record_is_over(self.record)
+
+    def people_json(self) -> str:
+        """The ``people`` column: the fields of ``PEOPLE_FIELDS`` that are set."""
+        data = {name: getattr(self, name) for name in PEOPLE_FIELDS}
+        return json.dumps({name: value for name, value in data.items() if value is not None})
+
+
+#: The fields of a ``StoredGame`` kept in its ``people`` column (JSON).
+PEOPLE_FIELDS = ("seat_hashes", "invite_hash", "clock", "ending", "offer", "rematch")
+
+
+def people_of(text: str) -> dict[str, Any]:
+    """The ``StoredGame`` fields held in a ``people`` column."""
+    data = json.loads(text or "{}")
+    fields = {name: data[name] for name in PEOPLE_FIELDS if name in data}
+    if "seat_hashes" in fields:
+        fields["seat_hashes"] = tuple(fields["seat_hashes"])
+    return fields
 
 
 def record_is_over(record: dict[str, Any]) -> bool:
@@ -287,8 +325,8 @@ class GameStore:
     def _insert(self, db: sqlite3.Connection, game: StoredGame, now: float) -> bool:
         db.execute(
             "INSERT INTO games (id, secret_hash, mode, first, level, seed, record, analyses, "
-            "version, paused, delay_ms, created, updated, over) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "version, paused, delay_ms, created, updated, over, people) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game.id,
                 game.secret_hash,
@@ -304,6 +342,7 @@ class GameStore:
                 game.created,
                 now,
                 int(game.is_over()),
+                game.people_json(),
             ),
         )
         self._write_analyses(db, game.id, 0, game.analyses)
@@ -312,7 +351,7 @@ class GameStore:
     def _update(self, db: sqlite3.Connection, old: StoredGame, new: StoredGame, now: float) -> bool:
         cursor = db.execute(
             "UPDATE games SET record = ?, version = ?, paused = ?, delay_ms = ?, "
-            "updated = ?, over = ? WHERE id = ? AND version = ?",
+            "updated = ?, over = ?, people = ? WHERE id = ? AND version = ?",
             (
                 json.dumps(new.record),
                 new.version,
@@ -320,6 +359,7 @@ class GameStore:
                 new.delay_ms,
                 now,
                 int(new.is_over()),
+                new.people_json(),
                 new.id,
                 old.version,
             ),
@@ -385,7 +425,7 @@ class GameStore:
             self._connection()
             .execute(
                 "SELECT id, secret_hash, mode, first, level, seed, record, analyses, version, "
-                "paused, delay_ms, created, over FROM games WHERE id = ?",
+                "paused, delay_ms, created, over, people FROM games WHERE id = ?",
                 (game_id,),
             )
             .fetchone()
@@ -413,6 +453,7 @@ class GameStore:
             delay_ms=int(row[10]),
             created=float(row[11]),
             over=bool(row[12]),
+            **people_of(row[13]),
         )
 
     def count(self) -> int:
