@@ -17,10 +17,17 @@ def test_hint_shows_the_heat_map_from_the_movers_view_and_undo_takes_the_turn_ba
     settle(page, 0)
     page.click("#board rect[data-move='4']")
     state = settle(page, 2)
-    # The AI's search: a heat map over its candidates, labelled with whose view it is.
-    assert page.locator("#board .heat").count() == len(state["analysis"]["root_scores"]) == 8
-    assert "scores from O's view" in page.locator("#analysis-view").inner_text()
-    assert page.locator("#analysis-pv").inner_text().split()[0] == state["moves"][1]["text"]
+    # The AI's search, on the person's turn: the panel says plainly whose scores they are,
+    # and the board never draws them over the pieces played since.
+    reply = state["moves"][1]["text"]
+    view = page.locator("#analysis-view").inner_text()
+    assert view.startswith(f"The AI's search for its move {reply} — scores for O, the AI")
+    assert view.endswith("not for you.")
+    assert page.locator("#analysis-pv").inner_text().split()[0] == reply
+    cells = state["board"]["cells"]
+    heat = page.locator("#board .heat[data-heat]")
+    for index in range(heat.count()):
+        assert cells[int(heat.nth(index).get_attribute("data-heat") or 0)] is None
     page.click("#hint")
     page.wait_for_selector("#board .hint")
     state = page_state(page)

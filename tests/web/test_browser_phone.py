@@ -27,6 +27,7 @@ def test_a_phone_shows_every_board_without_horizontal_scrolling(new_page: Any) -
     page = new_page(**PHONE)
     start_game(page, "gomoku", mode="human-human", rule="renju", size=22)
     no_horizontal_scroll(page)
+    assert page.locator(".keys").is_hidden()  # no keyboard help on a touch screen
     page.tap(f"#board rect[data-move='{point('k11', 22)}']")
     settle(page, 1)
     assert page_state(page)["moves"][0]["text"] == "k11"

@@ -1,12 +1,14 @@
 // Connect Four: the blue rack, a hover disc over the column under the pointer (none
-// over a full column), a falling disc for the last move, the heat map above the rack.
-// State in, SVG out.
-import { CELL, THEME, circle, el, heatEntries, label, reducedMotion, svgRoot, title } from "./svg.js";
+// over a full column), a falling disc for the last move, the heat map above the rack,
+// the column numbers (1 the leftmost, as moves are written) under it. State in, SVG out.
+import { CELL, THEME, circle, el, heatEntries, label, liveAnalysis, reducedMotion, svgRoot, title } from "./svg.js";
 
 const MARGIN = THEME.rackMargin * CELL;
 const HEADROOM = THEME.rackHeadroom * CELL;
 const TOP = MARGIN + HEADROOM;
 const RACK_CORNER = 0.12 * CELL;
+// Below the rack: the column numbers.
+const FOOT = 0.55 * CELL;
 
 function holeCentre(column, rowFromTop) {
   return [MARGIN + (column + 0.5) * CELL, TOP + (rowFromTop + 0.5) * CELL];
@@ -64,7 +66,8 @@ function pvPlaces(state, analysis) {
 export function render(state, overlay) {
   const { width, height, cells } = state.board;
   const colours = THEME.players.connect4;
-  const svg = svgRoot(width * CELL + 2 * MARGIN, height * CELL + HEADROOM + 2 * MARGIN, "Connect Four board");
+  const bottom = TOP + height * CELL + FOOT;
+  const svg = svgRoot(width * CELL + 2 * MARGIN, bottom, `Connect Four board: columns 1 to ${width} from the left`);
   const disc = THEME.discDiameter * CELL;
   const lastCell = state.board.last_cell ?? null;
   const animate = overlay.animate && lastCell !== null && !reducedMotion();
@@ -91,22 +94,30 @@ export function render(state, overlay) {
     }
   });
   el("path", { d: rackPath(width, height), fill: THEME.rack, "fill-rule": "evenodd", class: "rack" }, svg);
-  if (lastCell !== null && !overlay.analysis) {
+  const coords = el("g", { class: "coords", "font-family": "DejaVu Sans, Verdana, sans-serif" }, svg);
+  title(coords, "Columns are numbered from the left, as moves are written.");
+  for (let column = 0; column < width; column++) {
+    const name = String(column + 1);
+    label(coords, MARGIN + (column + 0.5) * CELL, TOP + height * CELL + FOOT / 2, name, THEME.edgeFont * 1.3 * CELL, THEME.coordOnPage, { "data-coord": name });
+  }
+  const analysis = liveAnalysis(state, overlay);
+  if (lastCell !== null && !analysis) {
     const [x, y] = holeCentre(lastCell % width, Math.floor(lastCell / width));
     const mark = circle(svg, x, y, 0.16 * CELL, { fill: "#ffffff", class: "last" });
     if (animate) el("animate", { attributeName: "opacity", values: "0;0;1", keyTimes: "0;0.99;1", dur: `${THEME.dropMs}ms`, fill: "freeze" }, mark);
   }
-  const heat = heatEntries(overlay.analysis);
+  const full = (column) => cells.filter((p, i) => p !== null && i % width === column).length >= height;
+  const heat = heatEntries(analysis, (column) => !full(column));
   for (const entry of heat) {
     const x = MARGIN + (entry.move + 0.5) * CELL;
     const y = MARGIN + HEADROOM / 2;
     const half = 0.45 * CELL;
-    const box = el("g", { class: "heat" }, svg);
+    const box = el("g", { class: "heat", "data-heat": entry.move }, svg);
     title(el("rect", { x: x - half, y: y - half, width: 2 * half, height: 2 * half, fill: entry.colour, rx: 6 }, box), entry.title);
     label(box, x, y, entry.label, THEME.scoreFont * 1.4 * CELL, "#ffffff", { "font-weight": "bold" });
   }
-  if (overlay.analysis) {
-    pvPlaces(state, overlay.analysis).forEach(([x, y], index) => {
+  if (analysis) {
+    pvPlaces(state, analysis).forEach(([x, y], index) => {
       label(svg, x, y, String(index + 1), THEME.pvFont * CELL * 1.3, THEME.pv, { "font-weight": "bold", class: "pv" });
     });
   }
@@ -138,7 +149,7 @@ export function render(state, overlay) {
         circle(group, x + CELL / 2, MARGIN + HEADROOM / 2, THEME.hoverDiameter * CELL, { fill: colours[state.to_move], class: "hover-disc" });
       }
     }
-    el("rect", { x, y: 0, width: CELL, height: TOP + height * CELL + MARGIN, fill: "transparent", "data-move": column }, group);
+    el("rect", { x, y: 0, width: CELL, height: bottom, fill: "transparent", "data-move": column }, group);
   }
   if (overlay.cursor) {
     const x = MARGIN + overlay.cursor.x * CELL;

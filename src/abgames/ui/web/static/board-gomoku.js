@@ -1,7 +1,7 @@
 // Gomoku: a wood board with lines, star points and coordinates; stones 0.8 of a
 // line spacing; the last-move mark or move numbers; Renju's forbidden points; the
 // heat map, the expected line and the winning line. State in, SVG out.
-import { CELL, THEME, circle, el, heatEntries, label, line, svgRoot, title } from "./svg.js";
+import { CELL, THEME, circle, el, heatEntries, label, line, liveAnalysis, svgRoot, title } from "./svg.js";
 
 const MARGIN = THEME.gomokuMargin * CELL;
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -56,7 +56,7 @@ export function render(state, overlay) {
   const size = state.board.width;
   const span = (size - 1) * CELL;
   const side = span + 2 * MARGIN;
-  const svg = svgRoot(side, side, `Gomoku board, ${size} by ${size}`);
+  const svg = svgRoot(side, side, `Gomoku board, ${size} by ${size}: a1 is the bottom-left point`);
   gradients(svg);
   el("rect", { x: 2, y: 2, width: side - 4, height: side - 4, fill: THEME.wood, stroke: THEME.woodEdge, "stroke-width": 4, rx: 10 }, svg);
   const grid = el("g", { stroke: THEME.gridLine, "stroke-linecap": "square" }, svg);
@@ -69,6 +69,7 @@ export function render(state, overlay) {
     circle(svg, MARGIN + x * CELL, MARGIN + y * CELL, Math.max(12, THEME.starDiameter * CELL), { fill: THEME.gridLine });
   }
   const coords = el("g", { class: "coords", "font-family": "DejaVu Sans, Verdana, sans-serif" }, svg);
+  title(coords, "Letters name the columns from the left, numbers the rows from the bottom: a1 is the bottom-left point.");
   const offset = 0.62 * MARGIN;
   const coordSize = THEME.coordFont * CELL;
   for (let i = 0; i < size; i++) {
@@ -79,13 +80,12 @@ export function render(state, overlay) {
     label(coords, MARGIN + span + offset, at, String(size - i), coordSize, THEME.gridLine);
   }
   const cells = state.board.cells;
-  for (const entry of heatEntries(overlay.analysis)) {
+  const analysis = liveAnalysis(state, overlay);
+  for (const entry of heatEntries(analysis, (move) => cells[move] === null)) {
     const [x, y] = point(size, entry.move);
-    const spot = el("g", { class: "heat" }, svg);
+    const spot = el("g", { class: "heat", "data-heat": entry.move }, svg);
     title(circle(spot, x, y, THEME.heatDiameter * CELL, { fill: entry.colour, opacity: 0.9 }), entry.title);
-    if (cells[entry.move] === null) {
-      label(spot, x, y, entry.label, THEME.scoreFont * CELL, "#ffffff", { "font-weight": "bold" });
-    }
+    label(spot, x, y, entry.label, THEME.scoreFont * CELL, "#ffffff", { "font-weight": "bold" });
   }
   const outcome = state.outcome;
   if (outcome && outcome.line.length) {
@@ -124,8 +124,8 @@ export function render(state, overlay) {
     line(mark, x - half, y - half, x + half, y + half, attrs);
     line(mark, x - half, y + half, x + half, y - half, attrs);
   }
-  if (overlay.analysis) {
-    overlay.analysis.pv.forEach((step, index) => {
+  if (analysis) {
+    analysis.pv.forEach((step, index) => {
       const [x, y] = point(size, step.move);
       label(svg, x + 0.42 * CELL, y - 0.42 * CELL, String(index + 1), THEME.pvFont * CELL, THEME.pv, { "font-weight": "bold", class: "pv", stroke: "#f7e7c0", "stroke-width": 6, "paint-order": "stroke" });
     });

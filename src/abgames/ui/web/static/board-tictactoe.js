@@ -1,8 +1,11 @@
-// Tic-tac-toe: the 3x3 grid, clean X and O marks. State in, SVG out.
-import { CELL, THEME, circle, el, heatEntries, label, line, pale, svgRoot, title } from "./svg.js";
+// Tic-tac-toe: the 3x3 grid, clean X and O marks, coordinates as Gomoku's (letters for
+// the columns under the grid, numbers for the rows from the bottom: a1 is the bottom-left
+// cell). State in, SVG out.
+import { CELL, THEME, circle, el, heatEntries, label, line, liveAnalysis, pale, svgRoot, title } from "./svg.js";
 
 const SIZE = 3;
-const MARGIN = THEME.tttMargin * CELL;
+const MARGIN = THEME.tttLabelMargin * CELL;
+const LETTERS = "abc";
 
 function centre(move) {
   return [MARGIN + ((move % SIZE) + 0.5) * CELL, MARGIN + (Math.floor(move / SIZE) + 0.5) * CELL];
@@ -18,7 +21,20 @@ export function moveAt(state, cursor) {
 
 /** The cursor's place in words, as the board's columns and rows are read: "b2". */
 export function cursorName(state, cursor) {
-  return `${"abc"[cursor.x]}${cursor.y + 1}`;
+  return `${LETTERS[cursor.x]}${SIZE - cursor.y}`;
+}
+
+/** The letters under the columns and the numbers left of the rows (1 the bottom row). */
+function coordinates(svg) {
+  const coords = el("g", { class: "coords", "font-family": "DejaVu Sans, Verdana, sans-serif" }, svg);
+  title(coords, "Letters name the columns from the left, numbers the rows from the bottom: a1 is the bottom-left cell.");
+  const size = THEME.edgeFont * CELL;
+  const ink = THEME.coordOnPage;
+  for (let i = 0; i < SIZE; i++) {
+    const at = MARGIN + (i + 0.5) * CELL;
+    label(coords, at, MARGIN + SIZE * CELL + MARGIN / 2, LETTERS[i], size, ink, { "data-coord": LETTERS[i] });
+    label(coords, MARGIN / 2, at, String(SIZE - i), size, ink, { "data-coord": String(SIZE - i) });
+  }
 }
 
 /** The cursor on ``move``. */
@@ -28,10 +44,12 @@ export function cursorOf(state, move) {
 
 export function render(state, overlay) {
   const side = SIZE * CELL + 2 * MARGIN;
-  const svg = svgRoot(side, side, "Tic-tac-toe board");
+  const svg = svgRoot(side, side, "Tic-tac-toe board: a1 is the bottom-left cell, c3 the top-right");
   const colours = THEME.players.tictactoe;
   el("rect", { x: MARGIN, y: MARGIN, width: SIZE * CELL, height: SIZE * CELL, fill: THEME.tttBackground, rx: 6 }, svg);
-  for (const entry of heatEntries(overlay.analysis)) {
+  coordinates(svg);
+  const analysis = liveAnalysis(state, overlay);
+  for (const entry of heatEntries(analysis, (move) => state.board.cells[move] === null)) {
     const [x, y] = centre(entry.move);
     const heat = el("g", { class: "heat", "data-heat": entry.move }, svg);
     const inset = 0.04 * CELL;
@@ -68,8 +86,8 @@ export function render(state, overlay) {
     const inset = CELL / 2 - 0.06 * CELL;
     el("rect", { x: x - inset, y: y - inset, width: 2 * inset, height: 2 * inset, fill: "none", stroke: THEME.hint, "stroke-width": THEME.hintWidth * CELL, class: "hint", rx: 4 }, svg);
   }
-  if (overlay.analysis) {
-    overlay.analysis.pv.forEach((step, index) => {
+  if (analysis) {
+    analysis.pv.forEach((step, index) => {
       const [x, y] = centre(step.move);
       label(svg, x - 0.26 * CELL, y - 0.24 * CELL, String(index + 1), 0.28 * CELL, THEME.pv, { "font-weight": "bold", class: "pv" });
     });

@@ -20,12 +20,28 @@ export function renderAnalysis(section, state, shown) {
   }
   body.hidden = false;
   empty.hidden = true;
-  const who = playerName(state.game, analysis.view);
-  const moveNumber = (analysis.ply ?? state.moves.length) + 1;
-  const kind = analysis.hint ? "Hint" : "The AI's last search";
-  heading.textContent =
-    `${kind} for move ${moveNumber}: scores from ${who}'s view ` +
-    `(${who} to move; hot = good for ${who}).`;
+  heading.textContent = viewLine(state, analysis);
   pv.textContent = analysis.pv.length ? analysis.pv.map((step) => step.text).join(" ") : "—";
   why.textContent = analysis.why;
+}
+
+/**
+ * Whose view the scores take, in words. A hint scores the position for the side to move;
+ * an AI's search scores its own choices, which is said plainly, since on the person's
+ * turn those scores are the opponent's: "The AI's search for its move c2 — scores for O,
+ * the AI (hot = good for O), not for you."
+ */
+export function viewLine(state, analysis) {
+  const who = playerName(state.game, analysis.view);
+  const moveNumber = (analysis.ply ?? state.moves.length) + 1;
+  if (analysis.hint) {
+    return `Hint for move ${moveNumber}: scores from ${who}'s view (${who} to move; hot = good for ${who}).`;
+  }
+  const seat = state.seats && state.seats[analysis.view];
+  const scorer = seat && seat.kind === "ai" ? `${who}, the AI` : who;
+  const played = analysis.text ? `its move ${analysis.text}` : `move ${moveNumber}`;
+  const yours = state.mode === "human-ai" && seat && seat.kind === "ai" && !state.outcome
+    && state.to_move !== analysis.view;
+  return `The AI's search for ${played} — scores for ${scorer} (hot = good for ${who})` +
+    `${yours ? ", not for you" : ""}.`;
 }

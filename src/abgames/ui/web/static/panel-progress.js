@@ -5,17 +5,17 @@ import { count } from "./names.js";
 export function renderProgress(element, { status, progress, queuePosition, who }) {
   if (status === "queued" || (queuePosition && status !== "thinking")) {
     element.hidden = false;
-    element.textContent = `Waiting for a free AI: number ${queuePosition ?? "?"} in the queue.`;
+    show(element, `Waiting for a free AI: number ${queuePosition ?? "?"} in the queue.`);
     return;
   }
   if (status !== "thinking") {
     element.hidden = true;
-    element.textContent = "";
+    show(element, "");
     return;
   }
   element.hidden = false;
   if (!progress) {
-    element.textContent = `${who}…`;
+    show(element, `${who}…`);
     return;
   }
   // A solver at work reports what it solves ("solving column 4") instead of a depth.
@@ -28,5 +28,11 @@ export function renderProgress(element, { status, progress, queuePosition, who }
   if (progress.pv && progress.pv.length) {
     parts.push(`line ${progress.pv.map((step) => step.text).join(" ")}`);
   }
-  element.textContent = `${who}: ${parts.join(" · ")}`;
+  show(element, `${who}: ${parts.join(" · ")}`);
+}
+
+/** The line is one line, cut with an ellipsis when too long: its title holds it all. */
+function show(element, text) {
+  element.textContent = text;
+  element.title = text;
 }

@@ -19,6 +19,7 @@ export const THEME = {
   tttMarkWidth: 0.08,
   tttMarkInset: 0.22,
   tttMargin: 0.25,
+  tttLabelMargin: 0.36, // room for the coordinates: letters under, numbers left of the grid
   rack: "#1f4fbf",
   rackHole: "#e9eef7",
   discDiameter: 0.8,
@@ -33,6 +34,9 @@ export const THEME = {
   stoneDiameter: 0.8,
   gomokuMargin: 1.1,
   coordFont: 0.38,
+  // Coordinates beside the tic-tac-toe grid and under the Connect Four rack (on the page).
+  coordOnPage: "#a9b1bd",
+  edgeFont: 0.22,
   numberFont: 0.36,
   lastMove: "#e23c2c",
   lastMoveDiameter: 0.26,
@@ -70,6 +74,8 @@ export function svgRoot(width, height, label) {
     "aria-label": label,
     preserveAspectRatio: "xMidYMid meet",
   });
+  // Its width over its height: style.css sizes the board to fit the window's height too.
+  svg.style.setProperty("--board-ratio", String(width / height));
   return svg;
 }
 
@@ -129,9 +135,21 @@ export function shortScore(scoreText, score) {
   return score > 0 ? `+${score}` : String(score);
 }
 
-/** Each root move of ``analysis`` with its heat colour and short score, best hottest. */
-export function heatEntries(analysis) {
-  const roots = analysis ? analysis.root_scores : [];
+/**
+ * The analysis a board may draw: none once the game is over (the last search would
+ * cover the final position's pieces and winning line).
+ */
+export function liveAnalysis(state, overlay) {
+  return state.outcome ? null : overlay.analysis || null;
+}
+
+/**
+ * Each root move of ``analysis`` with its heat colour and short score, best hottest;
+ * only the moves ``open(move)`` still allows (never a taken cell or a full column: an
+ * earlier position's search must not be drawn over the pieces played since).
+ */
+export function heatEntries(analysis, open = () => true) {
+  const roots = analysis ? analysis.root_scores.filter((root) => open(root.move)) : [];
   if (!roots.length) return [];
   const values = roots.map((r) => r.score);
   const low = Math.min(...values);
