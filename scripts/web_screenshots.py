@@ -1,4 +1,5 @@
-"""Make docs/screenshots/web-*.png: the web page on each game, in Debian's Chromium.
+"""Make docs/screenshots/web-*.png: the web page on each game and a game between two
+devices watched by a third, in Debian's Chromium.
 
 Usage: ``.venv/bin/python scripts/web_screenshots.py [OUTPUT_DIR]``
 
@@ -169,6 +170,62 @@ def shoot(browser: Any, base: str, scene: Scene, output: Path) -> Path:
     return path
 
 
+def shoot_people(browser: Any, base: str, output: Path) -> list[Path]:
+    """A Gomoku game between two devices on a 5+3 clock, watched by a third: the host's
+    page with the friend's draw offer, the friend's phone, and the watcher's page after
+    the host resigned."""
+    created = create(
+        base,
+        {
+            "game": "gomoku",
+            "mode": "friend",
+            "first": "me",
+            "clock": {"base_s": 300, "increment_s": 3},
+        },
+    )
+    game_id = created["id"]
+    pages = []
+    for viewport, url in (
+        (DESKTOP, None),
+        (PHONE, f"/#join={game_id}.{created['invite']}"),
+        (DESKTOP, f"/#watch={game_id}"),
+    ):
+        page = browser.new_context(base_url=base, viewport=viewport).new_page()
+        if url is None:  # the host: its secret and invitation, as the page keeps them
+            page.goto("/static/favicon.svg")
+            page.evaluate(
+                "([id, secret, invite]) => {"
+                " localStorage.setItem('abgames:secrets', JSON.stringify({[id]: secret}));"
+                " localStorage.setItem('abgames:invites', JSON.stringify({[id]: invite})); }",
+                [game_id, created["secret"], created["invite"]],
+            )
+            url = f"/#g={game_id}"
+        page.goto(url)
+        page.wait_for_selector("#board svg", timeout=WAIT_MS)
+        pages.append(page)
+    host, friend, watcher = pages
+    game = {"game": "gomoku"}
+    for index, text in enumerate(["h8", "h9", "i8", "i9", "j9", "g7", "g8", "j8", "i10"]):
+        mover = host if index % 2 == 0 else friend
+        mover.click(f"#board [data-move='{move_number(game, text)}']")
+        for page in pages:
+            page.wait_for_selector(f"#board[data-moves='{index + 1}']", timeout=WAIT_MS)
+    friend.click("#offer-draw")
+    host.wait_for_selector("#offer-bar:not([hidden])", timeout=WAIT_MS)
+    paths = [output / "web-friend.png", output / "web-friend-phone.png", output / "web-watch.png"]
+    for page in pages:
+        page.mouse.move(0, 0)
+    host.screenshot(path=str(paths[0]))
+    friend.screenshot(path=str(paths[1]), full_page=True)
+    host.click("#resign")
+    host.click("#resign")
+    watcher.wait_for_selector("#banner:not([hidden])", timeout=WAIT_MS)
+    watcher.screenshot(path=str(paths[2]))
+    for page in pages:
+        page.context.close()
+    return paths
+
+
 def main(argv: list[str]) -> int:
     from playwright.sync_api import sync_playwright
 
@@ -184,6 +241,8 @@ def main(argv: list[str]) -> int:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for scene in SCENES:
             print(shoot(browser, base, scene, output))
+        for path in shoot_people(browser, base, output):
+            print(path)
         browser.close()
     return 0
 

@@ -17,7 +17,8 @@ def c(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 def test_meta_lists_games_levels_options_and_modes(c: TestClient) -> None:
     meta = c.get("/api/meta").json()
-    assert meta["modes"] == ["human-ai", "human-human", "ai-ai"]
+    assert meta["modes"] == ["human-ai", "friend", "human-human", "ai-ai"]
+    assert {"base_s": 300, "increment_s": 3} in meta["clocks"]
     assert meta["games"]["connect4"]["levels"][-1] == "perfect"
     assert meta["games"]["gomoku"]["options"]["size"] == {"min": 5, "max": 22, "default": 15}
     assert meta["games"]["gomoku"]["options"]["rule"]["choices"] == [

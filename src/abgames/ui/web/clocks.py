@@ -23,6 +23,9 @@ from abgames.protocols.timing import MIN_MOVES_TO_GO, TimeControl
 MIN_BASE_S = 1
 MAX_BASE_S = 3 * 3600
 MAX_INCREMENT_S = 180
+#: The time controls the page offers (base seconds, increment seconds), as lichess's
+#: bullet, blitz, rapid and classical.
+CLOCK_PRESETS = ((60, 0), (180, 2), (300, 3), (600, 5), (900, 10), (1800, 20))
 #: The AI never plans to spend more than this share of its time left on one move.
 MAX_MOVE_SHARE = 0.25
 

@@ -11,7 +11,9 @@ from fastapi.responses import FileResponse
 from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
 from abgames.games import connect4, gomoku
 from abgames.match import MODES
+from abgames.ui.web.clocks import CLOCK_PRESETS
 from abgames.ui.web.errors import NotFound
+from abgames.ui.web.people import FRIEND
 
 router = APIRouter()
 
@@ -71,7 +73,9 @@ def meta() -> dict[str, Any]:
                 }
             },
         },
-        "modes": list(MODES),
+        # A game against a friend on another device comes second: after the AI.
+        "modes": [MODES[0], FRIEND, *MODES[1:]],
+        "clocks": [{"base_s": base, "increment_s": increment} for base, increment in CLOCK_PRESETS],
     }
 
 

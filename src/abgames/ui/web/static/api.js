@@ -51,6 +51,11 @@ export function importGame(text) {
   return request("POST", "/api/games/import", { body: text });
 }
 
+/** Take the free seat of a friend's game with its invitation: answers {id, secret, seat, state}. */
+export function joinGame(id, invite) {
+  return request("POST", `/api/games/${encodeURIComponent(id)}/join`, { body: { invite } });
+}
+
 /** The calls on one game, all signed with its secret. */
 export class GameClient {
   constructor(id, secret) {
@@ -63,8 +68,12 @@ export class GameClient {
     return request(method, this.base + path, { body, secret: this.secret });
   }
 
+  get readOnly() { return false; }
   state() { return this.call("GET", ""); }
   move(move, version) { return this.call("POST", "/moves", { move, version }); }
+  resign() { return this.call("POST", "/resign", {}); }
+  offer(kind) { return this.call("POST", "/offer", { kind }); }
+  answer(accept) { return this.call("POST", "/answer", { accept }); }
   undo() { return this.call("POST", "/undo", {}); }
   hint() { return this.call("POST", "/hint", {}); }
   moveNow() { return this.call("POST", "/move-now", {}); }
@@ -88,46 +97,68 @@ export class GameClient {
    * Follow the game's events until ``signal`` aborts: ``onEvent(kind, data)`` for each.
    * Resolves when the stream ends (the server went away); rejects with an ApiError.
    */
-  async events(onEvent, signal) {
-    let response;
+  events(onEvent, signal) {
+    return followEvents(this.base + "/events", { "X-Game-Secret": this.secret }, onEvent, signal);
+  }
+}
+
+/** A game seen by a watcher: its public state and events, no secret, no actions. */
+export class WatchClient {
+  constructor(id) {
+    this.id = id;
+    this.secret = null;
+    this.base = `/api/games/${encodeURIComponent(id)}`;
+  }
+
+  get readOnly() { return true; }
+  state() { return request("GET", this.base + "/watch"); }
+  events(onEvent, signal) { return followEvents(this.base + "/watch/events", {}, onEvent, signal); }
+}
+
+/**
+ * Follow a game's event stream at ``url`` until ``signal`` aborts: ``onEvent(kind, data)``
+ * for each event. Resolves when the stream ends (the server went away); rejects with an
+ * ApiError.
+ */
+async function followEvents(url, headers, onEvent, signal) {
+  let response;
+  try {
+    response = await fetch(url, {
+      headers: { ...headers, Accept: "text/event-stream" },
+      signal,
+      cache: "no-store",
+    });
+  } catch (error) {
+    if (signal.aborted) return;
+    throw new ApiError(0, "the server cannot be reached");
+  }
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
     try {
-      response = await fetch(this.base + "/events", {
-        headers: { "X-Game-Secret": this.secret, Accept: "text/event-stream" },
-        signal,
-        cache: "no-store",
-      });
+      message = (await response.json()).error || message;
     } catch (error) {
-      if (signal.aborted) return;
-      throw new ApiError(0, "the server cannot be reached");
+      // keep the status line
     }
-    if (!response.ok) {
-      let message = `${response.status} ${response.statusText}`;
-      try {
-        message = (await response.json()).error || message;
-      } catch (error) {
-        // keep the status line
+    throw new ApiError(response.status, message);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value.replace(/\r\n?/g, "\n");
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = parseEvent(block);
+        if (event) onEvent(event.kind, event.data);
       }
-      throw new ApiError(response.status, message);
     }
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value.replace(/\r\n?/g, "\n");
-        let end;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = parseEvent(block);
-          if (event) onEvent(event.kind, event.data);
-        }
-      }
-    } catch (error) {
-      if (signal.aborted) return;
-      throw new ApiError(0, "the connection to the server was lost");
-    }
+  } catch (error) {
+    if (signal.aborted) return;
+    throw new ApiError(0, "the connection to the server was lost");
   }
 }
 

@@ -1,7 +1,7 @@
 // The page's controller: owns the game (its id, secret and latest state) and its event
 // stream, turns clicks and keys into API calls and redraws from the server's state.
 // It holds no rules: legality, forbidden points and the outcome come from the server.
-import { GameClient, createGame, importGame, meta as fetchMeta } from "./api.js";
+import { GameClient, WatchClient, createGame, importGame, joinGame, meta as fetchMeta } from "./api.js";
 import * as tictactoe from "./board-tictactoe.js";
 import * as connect4 from "./board-connect4.js";
 import * as gomoku from "./board-gomoku.js";
@@ -10,6 +10,7 @@ import { NewGameForm } from "./newgame.js";
 import { renderAnalysis } from "./panel-analysis.js";
 import { copyText, movesText, renderMoves } from "./panel-moves.js";
 import { renderProgress } from "./panel-progress.js";
+import { PeoplePanel } from "./people.js";
 import * as storage from "./storage.js";
 
 const VIEWS = { tictactoe, connect4, gomoku };
@@ -45,6 +46,7 @@ class Controller {
     this.renderedMoves = -1;
     this.renderedId = null;
     this.note = null; // {text, version}: a remark on the status line until the state changes
+    this.you = null; // this page's seat in a game between devices (null: every person's seat)
   }
 
   async start() {
@@ -56,6 +58,12 @@ class Controller {
       return;
     }
     this.form = new NewGameForm($("#new-game-dialog"), this.meta, (settings) => this.create(settings));
+    this.people = new PeoplePanel({
+      resign: () => this.act(() => this.client.resign()),
+      offer: (kind) => this.act(() => this.client.offer(kind)),
+      answer: (accept) => this.act(() => this.client.answer(accept)),
+      copy: async (text, what) => this.remark((await copyText(text)) ? `${what} copied.` : `Could not copy: ${text}`),
+    });
     window.addEventListener("hashchange", () => this.resume());
     await this.resume();
   }
@@ -107,6 +115,15 @@ class Controller {
 
   // --- which game ----------------------------------------------------------
   async resume() {
+    const link = storage.fragmentLink();
+    if (link && link.kind === "watch") {
+      if (!this.client || this.client.id !== link.id || !this.client.readOnly) await this.open(new WatchClient(link.id));
+      return;
+    }
+    if (link && link.kind === "join") {
+      await this.join(link.id, link.invite);
+      return;
+    }
     const wanted = storage.gameToResume();
     if (!wanted) {
       this.showEmpty();
@@ -121,16 +138,42 @@ class Controller {
     await this.open(new GameClient(wanted.id, wanted.secret));
   }
 
+  /** Take the seat an invitation link offers; a used one opens the game as this
+   * browser knows it, or to watch. */
+  async join(id, invite) {
+    try {
+      const joined = await joinGame(id, invite);
+      storage.remember(joined.id, joined.secret);
+      this.notice(null);
+      await this.open(new GameClient(joined.id, joined.secret), { ...joined.state, you: joined.seat });
+      this.remark("You joined the game.");
+    } catch (error) {
+      const secret = storage.secretOf(id);
+      if (error.status === 409 && secret) {
+        await this.open(new GameClient(id, secret));
+        return;
+      }
+      if (error.status === 409 || error.status === 403) {
+        this.notice(`That invitation cannot be used (${error.message}): you are watching the game.`);
+        await this.open(new WatchClient(id));
+        return;
+      }
+      this.notice(error.message);
+      this.showEmpty();
+    }
+  }
+
   async open(client, state = null) {
     this.stopStream();
     this.client = client;
+    this.you = null;
     this.state = null;
     this.progress = null;
     this.queuePosition = null;
     this.hintPending = false;
     this.cursor = null;
     this.renderedId = null;
-    storage.setFragment(client.id);
+    storage.setFragment(client.id, client.readOnly ? "watch" : "g");
     try {
       this.apply(state || (await client.state()));
     } catch (error) {
@@ -144,15 +187,16 @@ class Controller {
       this.notice(error.message);
       this.client = client;
     }
-    storage.remember(client.id, client.secret);
+    if (!client.readOnly) storage.remember(client.id, client.secret);
     this.follow(client);
   }
 
   async create(settings) {
     const created = await createGame(settings);
     this.notice(null);
+    if (created.invite) storage.rememberInvite(created.id, created.invite);
     const client = new GameClient(created.id, created.secret);
-    let state = created.state;
+    let state = { ...created.state, you: created.seat };
     if (settings.mode === "ai-ai" && !state.delay_ms) {
       // A watchable pace from the first moves (the server starts at full speed).
       try {
@@ -165,6 +209,7 @@ class Controller {
   }
 
   showEmpty() {
+    if (this.people) this.people.hide();
     $("#board").replaceChildren();
     $("#title").textContent = "";
     this.setStatus("Choose a game to start.");
@@ -235,13 +280,28 @@ class Controller {
   apply(state, { force = false } = {}) {
     if (!state || !this.client || state.id !== this.client.id) return;
     if (!force && this.state && state.version < this.state.version) return;
+    if ("you" in state) this.you = state.you;
     const previous = this.state;
     this.state = state;
+    if (state.people && state.people.rematch && state.mode === "friend") {
+      this.followRematch(state.people.rematch);
+      return;
+    }
     const searching = state.status === "thinking" || this.hintPending;
     if (!searching || !previous || previous.version !== state.version) this.progress = null;
     this.queuePosition = state.queue_position;
     if (this.cursor === null) this.cursor = this.initialCursor();
     this.draw();
+  }
+
+  /** Both pages (and the watchers) move on to the rematch, each with the secret it had. */
+  async followRematch(id) {
+    const client = this.client;
+    if (!client || this.rematching === id) return;
+    this.rematching = id;
+    const next = client.readOnly ? new WatchClient(id) : new GameClient(id, client.secret);
+    await this.open(next);
+    this.remark("Rematch: colours swapped.");
   }
 
   initialCursor() {
@@ -253,12 +313,17 @@ class Controller {
 
   overlay() {
     const state = this.state;
-    const analysis = $("#show-analysis").checked ? state.analysis : null;
     const hintFor = state.analysis && state.analysis.hint && state.analysis.ply === state.moves.length;
+    // The board shows the analysis of the position on it, from the side to move: a hint
+    // the person asked for, or an AI-vs-AI game's search. The AI's search of its last move
+    // (its own view, of an earlier position) stays in the panel, which says so.
+    const current = hintFor || (state.mode === "ai-ai" && !state.outcome);
+    const analysis = $("#show-analysis").checked && current ? state.analysis : null;
+    const mayMove = !this.client.readOnly && (this.you === null || this.you === state.to_move);
     const animate =
       this.renderedId === state.id && state.moves.length === this.renderedMoves + 1;
     return {
-      legal: new Set(state.legal),
+      legal: new Set(mayMove ? state.legal : []),
       analysis,
       hint: hintFor ? state.analysis.move : null,
       numbers: $("#show-numbers").checked,
@@ -287,7 +352,21 @@ class Controller {
     this.drawProgress();
     renderAnalysis($("#analysis"), state, $("#show-analysis").checked);
     renderMoves($("#move-list"), state);
+    this.people.render(state, {
+      you: this.you,
+      readOnly: this.client.readOnly,
+      invite: this.inviteLink(),
+      watchLink: storage.linkTo("watch", state.id),
+    });
     this.updateButtons();
+  }
+
+  /** The invitation link of a friend game this browser created, while its seat is free. */
+  inviteLink() {
+    const state = this.state;
+    if (state.mode !== "friend" || !state.people.joined.includes(false)) return null;
+    const invite = storage.inviteOf(state.id);
+    return invite ? storage.linkTo("join", state.id, invite) : null;
   }
 
   markCellSize() {
@@ -318,7 +397,7 @@ class Controller {
     const options = state.options || {};
     if (state.game === "gomoku") parts.push(`${options.rule || "freestyle"} ${state.board.width}×${state.board.height}`);
     if (state.game === "connect4") parts.push(`${state.board.width}×${state.board.height}`);
-    parts.push(MODE_LABELS[state.mode] || state.mode);
+    parts.push(this.client.readOnly ? "watching" : MODE_LABELS[state.mode] || state.mode);
     const levels = state.seats.filter((seat) => seat.kind === "ai").map((seat) => seat.level);
     if (levels.length) parts.push(`level ${[...new Set(levels)].join("/")}`);
     return parts.join(" · ");
@@ -326,13 +405,24 @@ class Controller {
 
   statusText() {
     const state = this.state;
-    const mover = seatName(state, state.to_move);
+    const mover = seatName(state, state.to_move, this.you);
+    const friend = state.mode === "friend";
     let text;
     if (state.outcome) {
       text = state.outcome.text.endsWith(".") ? state.outcome.text : `${state.outcome.text}.`;
-      if (state.mode === "human-ai" && state.outcome.winner !== null) {
+      if (this.client.readOnly || state.outcome.winner === null) {
+        // a watcher's page, or a draw: the banner's sentence says it all
+      } else if (state.mode === "human-ai") {
         text += state.seats[state.outcome.winner].kind === "human" ? " You win!" : " The AI wins.";
+      } else if (friend && this.you !== null) {
+        text += state.outcome.winner === this.you ? " You win!" : " Your friend wins.";
       }
+    } else if (friend && state.people.joined.includes(false)) {
+      text = this.client.readOnly
+        ? "Waiting for the second player to join."
+        : "Waiting for your friend to join: send them the invitation link.";
+    } else if (friend && state.status === "your-turn" && !this.client.readOnly && this.you !== null) {
+      text = this.you === state.to_move ? `Your move (${playerName(state.game, state.to_move)}).` : `Waiting for your friend's move (${playerName(state.game, state.to_move)}).`;
     } else if (state.status === "thinking") {
       text = `${mover} is thinking…`;
     } else if (state.status === "queued") {
@@ -344,6 +434,7 @@ class Controller {
     } else {
       text = `${mover} to move.`;
     }
+    if (this.client.readOnly) text = `Watching · ${text}`;
     if (state.message) text += ` ${state.message}`;
     if (this.note && this.note.version === state.version) text += ` ${this.note.text}`;
     return text;
@@ -371,16 +462,24 @@ class Controller {
   updateButtons() {
     const state = this.state;
     const has = Boolean(state && this.client);
+    const readOnly = has && this.client.readOnly;
+    const friend = has && state.mode === "friend";
     const over = has && Boolean(state.outcome);
     const humanTurn = has && state.status === "your-turn";
     const searching = has && (state.status === "thinking" || state.status === "queued");
+    // A watcher only looks; between devices a take-back is asked of the friend, a new
+    // game is a rematch, and there are no hints.
+    for (const id of ["#restart", "#undo", "#hint", "#move-now"]) $(id).hidden = readOnly || friend;
+    $("#save").hidden = readOnly;
     $("#restart").disabled = !has;
-    $("#undo").disabled = !has || state.moves.length === 0 || state.mode === "ai-ai" && !state.paused;
+    // A game ended off the board (resignation, agreement, time) is not taken back.
+    const offBoard = over && !["line", "full-board"].includes(state.outcome.how);
+    $("#undo").disabled = !has || offBoard || state.moves.length === 0 || state.mode === "ai-ai" && !state.paused;
     $("#hint").disabled = !humanTurn || this.hintPending;
     $("#move-now").disabled = !(searching || this.hintPending);
     $("#save").disabled = !has;
     $("#copy-moves").disabled = !has || state.moves.length === 0;
-    const watching = has && state.mode === "ai-ai";
+    const watching = has && state.mode === "ai-ai" && !readOnly;
     $("#watch").hidden = !watching;
     if (watching) {
       $("#pause").textContent = state.paused ? "Resume" : "Pause";
@@ -391,6 +490,10 @@ class Controller {
       if (document.activeElement !== speed) speed.value = String(state.delay_ms ?? 0);
       this.showSpeed(speed.value);
     }
+    // Between people there is no engine at the table: no analysis to show.
+    const noAnalysis = friend && !state.analysis;
+    $("#analysis").hidden = noAnalysis;
+    $("#show-analysis").closest("label").hidden = noAnalysis;
     const gomokuGame = has && state.game === "gomoku";
     $("#numbers-toggle").hidden = !gomokuGame;
     $("#forbidden-toggle").hidden = !(gomokuGame && (state.options || {}).rule === "renju");
@@ -426,6 +529,14 @@ class Controller {
 
   play(move) {
     if (!this.state || move === null || move === undefined || Number.isNaN(move)) return;
+    if (this.client.readOnly) {
+      this.remark("You are watching: you cannot move.");
+      return;
+    }
+    if (this.you !== null && this.you !== this.state.to_move && !this.state.outcome) {
+      this.remark("It is your friend's turn.");
+      return;
+    }
     const version = this.state.version;
     return this.act(() => this.client.move(move, version));
   }
@@ -525,6 +636,8 @@ class Controller {
       await this.open(new GameClient(created.id, created.secret), created.state);
       this.remark(`Loaded ${file.name}.`);
     } catch (error) {
+      this.note = null; // an earlier "Loaded ..." no longer describes what happened
+      this.draw();
       this.notice(`${file.name} was not loaded: ${error.message}. The game in progress is kept.`);
     }
   }

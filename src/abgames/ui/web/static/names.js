@@ -10,6 +10,7 @@ export const PLAYER_NAMES = {
 
 export const MODE_LABELS = {
   "human-ai": "You vs the AI",
+  friend: "You vs a friend",
   "human-human": "Two players, one screen",
   "ai-ai": "AI vs AI (watch)",
 };
@@ -19,11 +20,15 @@ export function playerName(game, player) {
   return (PLAYER_NAMES[game] || ["First", "Second"])[player];
 }
 
-/** "Yellow (AI, hard)" / "Red (you)" / "Red": a seat as the status line names it. */
-export function seatName(state, player) {
+/**
+ * "Yellow (AI, hard)" / "Red (you)" / "Red (your friend)" / "Red": a seat as the status
+ * line names it; ``you`` is the seat this page plays in a game between devices.
+ */
+export function seatName(state, player, you = null) {
   const name = playerName(state.game, player);
   const seat = state.seats[player];
   if (seat.kind === "ai") return `${name} (AI, ${seat.level})`;
+  if (state.mode === "friend" && you !== null) return `${name} (${player === you ? "you" : "your friend"})`;
   return state.mode === "human-ai" ? `${name} (you)` : name;
 }
 

@@ -1,6 +1,7 @@
-// What the browser remembers: the secret of each game it created, and the current game.
-// The URL fragment (#g=<id>) names the game a tab shows, so a reload or a copied
-// address in a second tab of the same browser resumes it.
+// What the browser remembers: the secret of each game it created or joined, and the
+// current game. The URL fragment names what a tab shows: #g=<id> a game of this browser
+// (a reload or a second tab resumes it), #join=<id>.<invitation> a friend's invitation,
+// #watch=<id> a game to watch. Fragments never reach the server's logs.
 
 const SECRETS_KEY = "abgames:secrets";
 const CURRENT_KEY = "abgames:current";
@@ -53,9 +54,25 @@ export function fragmentId() {
   return match ? match[1] : null;
 }
 
-export function setFragment(id) {
-  const hash = `#g=${id}`;
+/** An invitation (#join=<id>.<token>) or a game to watch (#watch=<id>) in the fragment, or null. */
+export function fragmentLink() {
+  const join = /(?:^#|&)join=([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)/.exec(window.location.hash);
+  if (join) return { kind: "join", id: join[1], invite: join[2] };
+  const watch = /(?:^#|&)watch=([A-Za-z0-9_-]+)/.exec(window.location.hash);
+  if (watch) return { kind: "watch", id: watch[1] };
+  return null;
+}
+
+export function setFragment(id, kind = "g") {
+  const hash = `#${kind}=${id}`;
   if (window.location.hash !== hash) history.replaceState(null, "", hash);
+}
+
+/** The full address of a link to this page: an invitation or a watch link. */
+export function linkTo(kind, id, invite = null) {
+  const url = new URL(window.location.href);
+  url.hash = kind === "join" ? `join=${id}.${invite}` : `${kind}=${id}`;
+  return url.toString();
 }
 
 /** The game to show on load: the fragment's if this browser knows it, else the last one. */
@@ -87,5 +104,30 @@ export function setPreference(name, value) {
     localStorage.setItem(PREFERENCES_KEY, JSON.stringify({ ...preferences(), [name]: value }));
   } catch (error) {
     // not remembered: the switch still works on this page
+  }
+}
+
+const INVITES_KEY = "abgames:invites";
+
+/** Remember the invitation of a game this browser created (to show it again after a reload). */
+export function rememberInvite(id, invite) {
+  try {
+    const known = JSON.parse(localStorage.getItem(INVITES_KEY) || "{}");
+    const invites = known && typeof known === "object" && !Array.isArray(known) ? known : {};
+    invites[id] = invite;
+    const ids = Object.keys(invites);
+    for (const old of ids.slice(0, Math.max(0, ids.length - MAX_REMEMBERED))) delete invites[old];
+    localStorage.setItem(INVITES_KEY, JSON.stringify(invites));
+  } catch (error) {
+    // not remembered: the link is shown until the page is reloaded
+  }
+}
+
+export function inviteOf(id) {
+  try {
+    const invite = JSON.parse(localStorage.getItem(INVITES_KEY) || "{}")[id];
+    return typeof invite === "string" ? invite : null;
+  } catch (error) {
+    return null;
   }
 }
