@@ -91,8 +91,9 @@ def test_invite_play_decline_a_draw_resign_and_rematch_while_someone_watches(
     friend.click("#banner-rematch")
     host.wait_for_selector("#offer-bar:not([hidden])")
     host.click("#offer-accept")
+    moved_on = f"() => window.abgames.state && window.abgames.state.id !== '{game_id}'"
     for page in (host, friend, watcher):
-        page.wait_for_function(f"() => window.abgames.state && window.abgames.state.id !== '{game_id}'")
+        page.wait_for_function(moved_on)
         wait_moves(page, 0)
     assert host.evaluate("() => window.abgames.you") == 1
     assert friend.evaluate("() => window.abgames.you") == 0
