@@ -15,6 +15,13 @@ playing a move), AI moves per minute, errors, lost moves (a move that was
 accepted but is missing from the game afterwards), and the server's memory
 (the server process plus its workers) over the run. It asserts no time.
 
+``--pairs P --watchers W`` adds P games between people on two devices (a ``friend``
+game: one player creates it, the other joins with its invitation, each from its own
+address) with W watchers each; both players and the watchers follow the event
+streams, and the benchmark prints the event latency between the two players: from the
+moment a player sends a move to the moment the other player's stream (and each
+watcher's) delivers the new state, p50/p95/p99.
+
 ``--cluster [ADDRESS]`` runs the same load twice, on local processes and then with
 the searches on Ray (``abgames web --cluster``; a local cluster of 1-CPU nodes
 started for it, without ADDRESS), and ends with both side by side. The memory
@@ -79,6 +86,12 @@ class Figures:
     ai_moves: int = 0
     lost_moves: int = 0
     memory_mb: list[tuple[float, float, float]] = field(default_factory=list)
+    #: Games between people: the move's sending to its arrival at the other player's
+    #: stream, and at the watchers' streams (ms).
+    opponent_event_ms: list[float] = field(default_factory=list)
+    watcher_event_ms: list[float] = field(default_factory=list)
+    people_games: int = 0
+    people_moves: int = 0
 
 
 def free_port() -> int:
@@ -157,6 +170,7 @@ class EventFollower:
     def __init__(self, client: httpx.AsyncClient, url: str, headers: dict[str, str]) -> None:
         self.version = 0
         self.status = ""
+        self.arrived: dict[int, float] = {}  # state version -> when it arrived (perf_counter)
         self._changed = asyncio.Event()
         self._task = asyncio.create_task(self._follow(client, url, headers))
 
@@ -171,6 +185,7 @@ class EventFollower:
                         found = STATE_FIELDS.search(line)
                         if found:
                             self.version = int(found.group("version"))
+                            self.arrived.setdefault(self.version, time.perf_counter())
                         status = STATUS_FIELD.search(line)
                         if status:
                             self.status = status.group(1)
@@ -183,6 +198,16 @@ class EventFollower:
                 while not (self.version > version and self.status in ("your-turn", "over")):
                     self._changed.clear()
                     await self._changed.wait()
+
+    async def arrival(self, version: int, deadline: float) -> float | None:
+        """When the state of ``version`` (or a later one) arrived; None if not by ``deadline``."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            async with asyncio.timeout(max(0.1, deadline - time.monotonic())):
+                while self.version < version:
+                    self._changed.clear()
+                    await self._changed.wait()
+        later = [at for seen, at in self.arrived.items() if seen >= version]
+        return min(later) if later else None
 
     async def close(self) -> None:
         self._task.cancel()
@@ -279,6 +304,95 @@ async def play_one_game(
         if len(state["moves"]) > before:
             figures.ai_moves += len(state["moves"]) - before
             accepted = [entry["move"] for entry in state["moves"]]
+
+
+#: Games between people: Connect Four and Gomoku (long enough to measure many moves).
+PEOPLE_GAMES = ("connect4", "gomoku")
+
+
+async def play_people(
+    pair: int,
+    clients: list[httpx.AsyncClient],
+    deadline: float,
+    figures: Figures,
+    seed: int,
+) -> None:
+    """Games between two people (``clients[0]`` creates, ``clients[1]`` joins), watched by
+    the other clients, one after another until ``deadline``: each move's event latency
+    to the other player and to the watchers."""
+    rng = random.Random(seed * 7919 + pair)
+    host_client, friend_client, *watcher_clients = clients
+    round_ = pair
+    while time.monotonic() < deadline:
+        game = PEOPLE_GAMES[round_ % len(PEOPLE_GAMES)]
+        round_ += 1
+        created = await timed(
+            figures, host_client, "POST", "/api/games", json={"game": game, "mode": "friend"}
+        )
+        if created.status_code != 201:
+            await asyncio.sleep(1.0)
+            continue
+        data = created.json()
+        game_url = f"/api/games/{data['id']}"
+        joined = await timed(
+            figures, friend_client, "POST", f"{game_url}/join", json={"invite": data["invite"]}
+        )
+        if joined.status_code != 201:
+            continue
+        figures.people_games += 1
+        seats = {data["seat"]: (host_client, data["secret"])}
+        seats[joined.json()["seat"]] = (friend_client, joined.json()["secret"])
+        followers = {
+            seat: EventFollower(http, f"{game_url}/events", {"X-Game-Secret": secret})
+            for seat, (http, secret) in seats.items()
+        }
+        watchers = [EventFollower(http, f"{game_url}/watch/events", {}) for http in watcher_clients]
+        try:
+            await play_people_game(
+                game_url, joined.json()["state"], seats, followers, watchers, deadline, figures, rng
+            )
+        finally:
+            for follower in (*followers.values(), *watchers):
+                await follower.close()
+
+
+async def play_people_game(
+    game_url: str,
+    state: dict[str, Any],
+    seats: dict[int, tuple[httpx.AsyncClient, str]],
+    followers: dict[int, EventFollower],
+    watchers: list[EventFollower],
+    deadline: float,
+    figures: Figures,
+    rng: random.Random,
+) -> None:
+    while time.monotonic() < deadline and state["status"] != "over":
+        await asyncio.sleep(HUMAN_PAUSE_S)
+        mover = state["to_move"]
+        http, secret = seats[mover]
+        sent = time.perf_counter()
+        answer = await timed(
+            figures,
+            http,
+            "POST",
+            f"{game_url}/moves",
+            json={"move": choose_move(state, rng), "version": state["version"]},
+            headers={"X-Game-Secret": secret},
+        )
+        if answer.status_code != 200:
+            return
+        state = answer.json()
+        figures.people_moves += 1
+        version = state["version"]
+        arrived = await followers[1 - mover].arrival(version, deadline)
+        if arrived is not None:
+            figures.opponent_event_ms.append((arrived - sent) * 1000)
+        for watcher in watchers:
+            seen = await watcher.arrival(version, deadline)
+            if seen is not None:
+                figures.watcher_event_ms.append((seen - sent) * 1000)
+    if state["status"] == "over":
+        figures.games_finished += 1
 
 
 async def watch_own_loop(deadline: float, figures: Figures) -> None:
@@ -386,6 +500,14 @@ async def load(args: argparse.Namespace, extra: list[str]) -> tuple[Figures, flo
                     tasks.append(
                         play_games(n, http, deadline, figures, args.seed, not args.poll, args.games)
                     )
+                per_pair = 2 + args.watchers
+                for pair in range(args.pairs):
+                    first = args.players + pair * per_pair
+                    clients = [
+                        await stack.enter_async_context(player_client(base, first + k))
+                        for k in range(per_pair)
+                    ]
+                    tasks.append(play_people(pair, clients, deadline, figures, args.seed))
                 await asyncio.gather(
                     sample_memory(server.pid, deadline, figures, started),
                     watch_own_loop(deadline, figures),
@@ -509,6 +631,18 @@ def report(
             f"  of which in the app (Server-Timing) ms: p50 {percentile(server, 0.5):.1f}, "
             f"p95 {percentile(server, 0.95):.1f}, p99 {percentile(server, 0.99):.1f}"
         )
+    if figures.people_games:
+        print(f"games between people: {figures.people_games} started, {figures.people_moves} moves")
+        for name, values in (
+            ("to the other player", figures.opponent_event_ms),
+            ("to the watchers", figures.watcher_event_ms),
+        ):
+            if values:
+                print(
+                    f"  event latency {name} (move sent -> state on their stream): "
+                    f"{len(values)} events, p50 {percentile(values, 0.5):.1f}, "
+                    f"p95 {percentile(values, 0.95):.1f}, p99 {percentile(values, 0.99):.1f} ms"
+                )
     print(f"errors {len(figures.errors)}, lost moves {figures.lost_moves}")
     for error in figures.errors[:10]:
         print(f"  {error}")
@@ -534,7 +668,11 @@ def game_mix(text: str) -> tuple[tuple[str, str, dict[str, Any]], ...]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--players", type=int, default=50, help="players against the AI")
+    parser.add_argument(
+        "--pairs", type=int, default=0, help="games between two people on their own devices"
+    )
+    parser.add_argument("--watchers", type=int, default=2, help="watchers of each such game")
     parser.add_argument("--duration", type=float, default=120.0, help="seconds of play")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--max-queue", type=int, default=200)
@@ -569,8 +707,10 @@ def main() -> int:
         "side by side",
     )
     args = parser.parse_args()
-    if not 1 <= args.players <= MAX_PLAYERS:
-        parser.error(f"--players is 1..{MAX_PLAYERS}")
+    if not 0 <= args.players <= MAX_PLAYERS:
+        parser.error(f"--players is 0..{MAX_PLAYERS}")
+    if not 0 <= args.pairs * (2 + args.watchers) <= MAX_PLAYERS or args.watchers < 0:
+        parser.error(f"--pairs times (2 + --watchers) is 0..{MAX_PLAYERS}")
     if not 1 <= args.duration <= MAX_DURATION_S:
         parser.error(f"--duration is 1..{MAX_DURATION_S:.0f} seconds")
     return asyncio.run(run(args))

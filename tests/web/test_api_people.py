@@ -336,3 +336,11 @@ def test_the_ai_thinks_within_its_clock(c: TestClient, wall: FakeWallClock) -> N
     # moves to come (about 0.4 s), never more than a quarter of it plus the increment.
     assert 0.1 < job.spec.think_s < 8 * clocks.MAX_MOVE_SHARE + 1
     c.post(url(game_id, "resign"), headers=headers)
+
+
+def test_the_routes_between_people_are_in_the_api_docs(c: TestClient) -> None:
+    paths = c.get("/openapi.json").json()["paths"]
+    for route in ("join", "resign", "offer", "answer", "watch", "watch/events"):
+        assert f"/api/games/{{game_id}}/{route}" in paths, route
+    create_body = c.get("/openapi.json").json()["components"]["schemas"]["CreateGame"]
+    assert "clock" in create_body["properties"]
