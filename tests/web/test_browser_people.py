@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from browser_support import WebServer
 from page_support import page_state, start_game
 
 #: A whole game's steps each wait at most this long (a correctness bound, not a timing).
@@ -144,3 +145,28 @@ def test_a_game_lost_on_time_with_the_clocks_on_both_boards(new_page: Any) -> No
     assert host.locator("#banner-result").inner_text() == "You win!"
     state = page_state(friend)
     assert state["outcome"]["how"] == "time" and state["clock"]["running"] is None
+
+
+def test_a_game_between_devices_survives_a_reload_and_a_server_restart(
+    new_page: Any, web_server: WebServer
+) -> None:
+    host = new_page()
+    start_game(host, "tictactoe", mode="friend", first="friend")
+    friend = new_page()
+    friend.goto(host.locator("#invite-link").input_value())
+    friend.wait_for_selector("#board svg")
+    friend.locator("#board rect[data-move='4']").click()  # the friend moves first
+    wait_moves(host, 1)
+
+    friend.reload()  # its secret is in this browser: it is back in its seat
+    wait_moves(friend, 1)
+    assert friend.evaluate("() => window.abgames.you") == 0
+    web_server.stop()
+    host.wait_for_selector("#connection:not([hidden])")
+    web_server.start()
+    host.wait_for_selector("#connection", state="hidden")
+    friend.wait_for_selector("#connection", state="hidden")
+    host.locator("#board rect[data-move='0']").click()
+    for page in (host, friend):
+        wait_moves(page, 2)
+    assert [move["text"] for move in page_state(friend)["moves"]] == ["b2", "a3"]
