@@ -91,6 +91,7 @@ class Figures:
     opponent_event_ms: list[float] = field(default_factory=list)
     watcher_event_ms: list[float] = field(default_factory=list)
     people_games: int = 0
+    people_finished: int = 0
     people_moves: int = 0
 
 
@@ -392,7 +393,7 @@ async def play_people_game(
             if seen is not None:
                 figures.watcher_event_ms.append((seen - sent) * 1000)
     if state["status"] == "over":
-        figures.games_finished += 1
+        figures.people_finished += 1
 
 
 async def watch_own_loop(deadline: float, figures: Figures) -> None:
@@ -632,7 +633,10 @@ def report(
             f"p95 {percentile(server, 0.95):.1f}, p99 {percentile(server, 0.99):.1f}"
         )
     if figures.people_games:
-        print(f"games between people: {figures.people_games} started, {figures.people_moves} moves")
+        print(
+            f"games between people: {figures.people_games} started, "
+            f"{figures.people_finished} finished, {figures.people_moves} moves"
+        )
         for name, values in (
             ("to the other player", figures.opponent_event_ms),
             ("to the watchers", figures.watcher_event_ms),
