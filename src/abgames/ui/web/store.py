@@ -66,6 +66,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN people TEXT NOT NULL DEFAULT '{}';
     """,
+    # 5: the engine's review of a finished game (``review.Review`` as JSON), or NULL.
+    """
+    ALTER TABLE games ADD COLUMN review TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: How long a writer waits for another connection's lock before giving up (seconds).
