@@ -137,6 +137,7 @@ def test_version1_tictactoe_saves_count_rows_from_the_top(tmp_path: Path) -> Non
         ' "levels": [null, "easy"]}'
     )
     loaded = Match.load(path)
+    assert isinstance(loaded.state, TicTacToe)
     assert loaded.state.moves == [0, 4, 2, 1, 8]
     assert loaded.state.cells[:3] == [0, 1, 0]  # the top row: X O X
     # Saved again, it is a version 2 file naming the same cells the new way.

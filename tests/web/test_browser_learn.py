@@ -13,7 +13,7 @@ import pytest
 from browser_support import WebServer
 from playwright.sync_api import Page, expect
 
-PRUNED_GREY = "rgb(169, 175, 184)"  # --pruned in learn.css
+PRUNED_GREY = "rgb(125, 132, 143)"  # --pruned in learn.css
 MAX_CLICKS = 300
 
 

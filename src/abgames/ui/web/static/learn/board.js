@@ -24,7 +24,15 @@ function el(name, attrs = {}, parent = null) {
 export function drawBoard(container, position, { path = [], onPlay = null } = {}) {
   const { width, height, cells } = position.board;
   const game = position.game;
-  const svg = el("svg", { viewBox: `-0.1 -0.1 ${width + 0.2} ${height + 0.2}`, class: `board-svg ${game}` });
+  // Room for the coordinates: under the board, and left of it where rows are named.
+  const rowsNamed = game !== "connect4";
+  const band = Math.max(0.45, 14 / (246 / (width + 1)));
+  const left = rowsNamed ? band : 0.1;
+  const svg = el("svg", {
+    viewBox: `${-left} -0.1 ${width + left + 0.1} ${height + 0.1 + band}`,
+    class: `board-svg ${game}`,
+  });
+  coordinates(svg, game, width, height, band);
   const background = game === "connect4" ? "#1f4fbf" : game === "gomoku" ? "#dcb35c" : "#fafafa";
   el("rect", { x: -0.1, y: -0.1, width: width + 0.2, height: height + 0.2, fill: background, rx: 0.08 }, svg);
   if (game === "gomoku") {
@@ -82,6 +90,25 @@ export function drawBoard(container, position, { path = [], onPlay = null } = {}
     }
   }
   container.replaceChildren(svg);
+}
+
+/**
+ * The names of the columns under the board and of the rows beside it, as the moves are
+ * written: letters from the left and numbers from the bottom (a1 the bottom-left cell);
+ * Connect Four's columns numbered 1.. from the left.
+ */
+function coordinates(svg, game, width, height, band) {
+  const size = band * 0.62;
+  const attrs = (x, y, name) => ({ x, y, class: "coord", "text-anchor": "middle", "dominant-baseline": "central", "font-size": size, "data-coord": name });
+  for (let x = 0; x < width; x += 1) {
+    const name = game === "connect4" ? String(x + 1) : "abcdefghijklmnopqrstuvwxyz"[x];
+    el("text", attrs(x + 0.5, height + band / 2, name), svg).textContent = name;
+  }
+  if (game === "connect4") return;
+  for (let y = 0; y < height; y += 1) {
+    const name = String(height - y);
+    el("text", attrs(-band / 2, y + 0.5, name), svg).textContent = name;
+  }
 }
 
 /**

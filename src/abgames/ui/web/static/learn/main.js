@@ -151,7 +151,12 @@ function makePane(trace) {
     button.className = "small";
     button.textContent = label;
     button.title = hint;
-    button.addEventListener("click", () => (typeof factor === "number" ? pane.tree.zoom(factor) : pane.tree[factor]()));
+    button.addEventListener("click", () => {
+      if (typeof factor === "number") pane.tree.zoom(factor);
+      else pane.tree[factor]();
+      // Fit hands the view back to the page; zooming or life size keeps it the person's.
+      pane.tree.userMoved = factor !== "fit";
+    });
     tools.appendChild(button);
   }
   const follow = document.createElement("label");

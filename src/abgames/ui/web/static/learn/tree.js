@@ -30,6 +30,10 @@ export class TreeView {
     this.trace = null;
     this.collapsed = new Set();
     this.follow = true;
+    // Whether the person zoomed or panned since the search: then the view is theirs,
+    // and the tree no longer fits itself in view when the search ends.
+    this.userMoved = false;
+    this._fittedAtEnd = false;
     this.box = { x: 0, y: 0, scale: 1 };
     new ResizeObserver(() => this._apply()).observe(this.svg);
     this._signature = [];
@@ -40,6 +44,8 @@ export class TreeView {
     this.trace = trace;
     this.collapsed = new Set();
     this.view = null;
+    this.userMoved = false;
+    this._fittedAtEnd = false;
     this._build();
   }
 
@@ -211,7 +217,13 @@ export class TreeView {
       if (parts.edge) parts.edge.setAttribute("class", edgeClass.join(" "));
       if (parts.label) parts.label.setAttribute("class", `move ${state}`);
     }
-    if (this.follow && view.active !== null) this._keepVisible(view.active);
+    if (view.done && !this._fittedAtEnd && !this.userMoved) {
+      // The search is over: show all of it, unless the person chose a view of their own.
+      this._fittedAtEnd = true;
+      if (this._overflows()) this.fit({ enlarge: false });
+    } else if (this.follow && view.active !== null) {
+      this._keepVisible(view.active);
+    }
   }
 
   _count(id) {
@@ -243,14 +255,26 @@ export class TreeView {
     this.svg.setAttribute("viewBox", `${x} ${y} ${w * scale} ${h * scale}`);
   }
 
-  fit() {
+  /** The whole tree in view (``enlarge``: larger than life size where it is small). */
+  fit({ enlarge = true } = {}) {
     if (!this.trace) return;
     const { w, h } = this._size();
     const treeW = this.width + 2 * MARGIN;
     const treeH = (this.depthPlies - 1) * DY + 2 * MARGIN + 40;
-    const scale = Math.max(treeW / w, treeH / h);
+    const needed = Math.max(treeW / w, treeH / h);
+    const scale = enlarge ? needed : Math.max(1, needed);
     this.box = { x: -MARGIN - DX / 2 - (w * scale - treeW) / 2, y: -MARGIN - 20, scale };
     this._apply();
+  }
+
+  /** Whether the tree laid out so far reaches beyond the view. */
+  _overflows() {
+    const { w, h } = this._size();
+    const b = this.box;
+    const right = this.width - DX / 2 + MARGIN;
+    const bottom = (this.depthPlies - 1) * DY + MARGIN + 20;
+    const [left, top] = [-MARGIN - DX / 2, -MARGIN - 20];
+    return b.x > left + 1 || b.y > top + 1 || right > b.x + w * b.scale || bottom > b.y + h * b.scale;
   }
 
   zoom(factor, cx = null, cy = null) {
@@ -298,6 +322,7 @@ export class TreeView {
     this.svg.addEventListener("wheel", (event) => {
       event.preventDefault();
       const p = this._point(event);
+      this.userMoved = true;
       this.zoom(event.deltaY > 0 ? 1.15 : 1 / 1.15, p.x, p.y);
     }, { passive: false });
     let start = null;
@@ -314,6 +339,7 @@ export class TreeView {
       this._dragged = true;
       this.box.x = start.box.x - dx * start.scale;
       this.box.y = start.box.y - dy * start.scale;
+      this.userMoved = true;
       this._apply();
     });
     const stop = () => {
