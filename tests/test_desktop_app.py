@@ -19,6 +19,7 @@ from abgames.match import AI, HUMAN, Match
 from abgames.ui.desktop import theme
 from abgames.ui.desktop.app import VIEW_MENU_ENTRIES, DesktopApp
 from abgames.ui.desktop.boards import (
+    TAG_COORD,
     TAG_DROP,
     TAG_FORBIDDEN,
     TAG_HEAT,
@@ -223,6 +224,33 @@ def test_clicks_at_the_edges_and_corners_of_each_board(make_app: AppMaker) -> No
     click(app, grid.left + 7 * grid.cell - 1, grid.top + 6 * grid.cell - 1)  # bottom-right
     click(app, grid.left - 2, grid.top + grid.cell)  # left of the rack
     assert app.session.match.state.moves == [0, 6]
+
+
+def test_tictactoe_coordinates_name_the_cells_as_the_moves_do(make_app: AppMaker) -> None:
+    app = make_app(GameSettings("tictactoe", "human-human"))
+    canvas = app.canvas
+    where = {
+        canvas.itemcget(item, "text"): canvas.coords(item)  # type: ignore[no-untyped-call]
+        for item in items(app, TAG_COORD)
+    }
+    assert sorted(where) == ["1", "2", "3", "a", "b", "c"]
+    state = app.session.match.state
+    corner_x, corner_y = app.view.pixel_of(state, state.parse_move("a1"))
+    assert app.view.pixel_of(state, 6) == (corner_x, corner_y)  # the bottom-left cell
+    assert abs(where["a"][0] - corner_x) < 1 and where["a"][1] > corner_y  # "a" under it
+    assert abs(where["1"][1] - corner_y) < 1 and where["1"][0] < corner_x  # "1" beside it
+    click_move(app, 6)
+    assert state.moves == [6] and state.format_move(6) == "a1"
+    # Connect Four: the columns numbered under the rack, as its moves are written.
+    app.new_game(GameSettings("connect4", "human-human"))
+    numbers = {
+        app.canvas.itemcget(item, "text"): app.canvas.coords(item)  # type: ignore[no-untyped-call]
+        for item in items(app, TAG_COORD)
+    }
+    assert sorted(numbers) == ["1", "2", "3", "4", "5", "6", "7"]
+    grid = app.view.grid
+    assert abs(numbers["5"][0] - app.view.pixel_of(app.session.match.state, 4)[0]) < 1
+    assert numbers["5"][1] > grid.top + grid.rows * grid.cell  # under the rack
 
 
 def test_renju_forbidden_point_is_shown_and_refused(make_app: AppMaker) -> None:

@@ -18,7 +18,9 @@ from typing import Literal
 
 from abgames.games import ConnectFour, GameState, Gomoku, Move, TicTacToe
 from abgames.games.gomoku import EMPTY, LETTERS
+from abgames.games.tictactoe import COLUMN_LETTERS as TTT_LETTERS
 from abgames.games.tictactoe import SIZE as TTT_SIZE
+from abgames.games.tictactoe import row_label as ttt_row_label
 from abgames.ui.desktop import theme
 from abgames.ui.desktop.controller import Analysis
 from abgames.ui.desktop.geometry import (
@@ -245,6 +247,13 @@ class TicTacToeView(BoardView):
         canvas.create_rectangle(
             grid.left, grid.top, right, bottom, fill=theme.TTT_BACKGROUND, width=0
         )
+        # The coordinates, as the moves are written: a1 is the bottom-left cell.
+        offset = theme.TTT_MARGIN_CELLS * cell / 2
+        size, ink = theme.TTT_COORD_FONT_SCALE * cell, theme.COORD_ON_WINDOW
+        for i in range(TTT_SIZE):
+            x, y = grid.cell_centre(i, i)
+            self.text(x, bottom + offset, TTT_LETTERS[i], size, ink, TAG_COORD)
+            self.text(grid.left - offset, y, str(ttt_row_label(i)), size, ink, TAG_COORD)
         if overlay.analysis is not None:
             empty = (move for move, player in enumerate(state.cells) if player is None)
             for move, (colour, label) in heat_colours(overlay.analysis, empty).items():
@@ -418,6 +427,18 @@ class ConnectFourView(BoardView):
             drop = self.drop = None
         hidden = (drop.column, drop.row) if drop is not None else None
         canvas.create_rectangle(grid.left, grid.top, right, bottom, fill=theme.RACK_COLOUR, width=0)
+        # The column numbers under the rack, as the moves are written (1 on the left).
+        below = bottom + theme.RACK_MARGIN_CELLS * cell / 2
+        for column in range(state.width):
+            x, _ = self.pixel_of(state, column)
+            self.text(
+                x,
+                below,
+                str(column + 1),
+                theme.C4_COORD_FONT_SCALE * cell,
+                theme.COORD_ON_WINDOW,
+                TAG_COORD,
+            )
         heat = {}
         if overlay.analysis is not None:
             playable = (c for c in range(state.width) if state.can_play(c))

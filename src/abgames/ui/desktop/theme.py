@@ -28,13 +28,19 @@ PLAYER_FILL = {
 STONE_OUTLINE = ("#000000", "#3c3c3c")
 STONE_OUTLINE_PX = 1.2
 
+#: Coordinates drawn on the window's background (tic-tac-toe, Connect Four).
+COORD_ON_WINDOW = "#a9b1bd"
+
 # --- tic-tac-toe -----------------------------------------------------------------------
 TTT_BACKGROUND = "#fafafa"
 TTT_GRID = "#333333"
 TTT_GRID_WIDTH = 0.04
 TTT_MARK_WIDTH = 0.08
 TTT_MARK_INSET = 0.22
-TTT_MARGIN_CELLS = 0.25
+#: Room around the grid: the coordinates stand in it (letters under, numbers left).
+TTT_MARGIN_CELLS = 0.36
+#: The coordinates' size beside the grid, of a cell.
+TTT_COORD_FONT_SCALE = 0.2
 
 # --- Connect Four --------------------------------------------------------------------
 RACK_COLOUR = "#1f4fbf"
@@ -43,6 +49,8 @@ DISC_DIAMETER = 0.8
 #: Room above the rack for the hover marker, in cells.
 RACK_HEADROOM_CELLS = 1.0
 RACK_MARGIN_CELLS = 0.3
+#: The column numbers' size in the margin under the rack, of a cell.
+C4_COORD_FONT_SCALE = 0.2
 HOVER_DIAMETER = 0.6
 DROP_MS = 240
 DROP_FRAME_MS = 16
