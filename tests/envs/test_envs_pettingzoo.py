@@ -51,9 +51,10 @@ def play(env: Any, actions: list[int]) -> Any:
 def test_tictactoe_numbers_actions_column_by_column_as_pettingzoo() -> None:
     # tictactoe_v3's layout: 0 3 6 / 1 4 7 / 2 5 8. X takes 0, 3, 6: the top row.
     env = play(tictactoe_v0.env(), [0, 1, 3, 4, 6])
+    # The first line of the text board is the top row: row 3, as a1 is the bottom-left cell.
     assert env.unwrapped.core.state.render(win_line=False, last_move=False).splitlines()[
-        1
-    ].split() == ["1", "X", "X", "X"]
+        0
+    ].split() == ["3", "X", "X", "X"]
     assert env.rewards == {"player_0": 1, "player_1": -1}
     assert all(env.terminations.values())
     planes = env.observe("player_0")["observation"]
