@@ -1,6 +1,7 @@
 """Solve the shared Gomoku puzzle sets and print solved/total and mean time per set.
 
 Usage: python benchmarks/gomoku_puzzles.py [--time SECONDS] [--limit N] [--lfz FILE ...]
+       python benchmarks/gomoku_puzzles.py --pbrain [--busy] [--turn-ms 1000] [--limit N]
 
 - intro_vcf: every puzzle has a VCF for the side to move. Two figures: *answered*
   (the VCF solver returned a win within the time limit, whatever its line) and
@@ -29,6 +30,17 @@ Usage: python benchmarks/gomoku_puzzles.py [--time SECONDS] [--limit N] [--lfz F
   ``白先VCF_puzzle.json`` (white, 548) and ``实战VCF.json`` (from real games, 678),
   all Renju.
 
+- ``--pbrain``: instead of the solver in this process, each VCF problem (intro_vcf
+  and ``--lfz``) is sent to a FRESH ``abgames pbrain`` process as a manager sends an
+  opening (c-gomoku-cli, Piskvork): ``START``, then once it answers ``OK``, ``INFO
+  rule``, ``INFO timeout_turn`` (``--turn-ms``, default 1000) and ``BOARD`` ... ``DONE``.
+  Printed: the median and 95th percentile of the answer time (``DONE`` to the move),
+  of ``START`` to ``OK`` and of the process's start to the move, and the solve rate:
+  a move counts when it came within the turn limit and begins a VCF (a five, or a
+  four after whose forced block this process's solver finds a VCF that
+  ``vcf_line_wins`` checks). ``--busy`` keeps one core busy (a spinning child
+  process) meanwhile, as on a machine where the opponent thinks too.
+
 Puzzle data: ``$ABGAMES_SHARED_DATA/gomoku/puzzles`` (default ``../shared/data``
 beside the repo). Times are wall-clock on a shared machine: run under ``nice`` and
 read the node counts (``--nodes`` caps each solve) as the reproducible figure.
@@ -40,11 +52,14 @@ import argparse
 import json
 import os
 import re
+import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from statistics import median, quantiles
+from typing import IO, Any
 
 from abgames.ai.gomoku.engine import GomokuEngine, SolverResult
 from abgames.ai.gomoku.search import S_VCF_NODES
@@ -467,6 +482,148 @@ def quintet(engine: GomokuEngine, seconds: float, nodes: int) -> None:
         )
 
 
+# --- a fresh brain per puzzle -----------------------------------------------------------
+
+#: Gomocup's INFO rule bits for each rule name of the puzzle files.
+PBRAIN_RULE_BITS = {"freestyle": 0, "standard": 1, "renju": 4}
+#: How long a brain may take to say OK to START before the puzzle counts as failed.
+START_TIMEOUT_SECONDS = 60.0
+#: Solver nodes the check of an answer may use (untimed).
+ANSWER_CHECK_NODES = 5_000_000
+#: A busy loop for ``--busy``: the other core of a two-core machine spends its time here.
+BUSY_LOOP = "while True: pass"
+
+
+@dataclass
+class BrainAnswer:
+    """One fresh brain's answer to a puzzle: the move (``None``: no move), seconds from
+    ``DONE`` to the move, from ``START`` to ``OK`` and from the spawn to the move."""
+
+    move: Move | None
+    answer_seconds: float
+    start_seconds: float
+    total_seconds: float
+
+
+def _read_reply(stdout: IO[str]) -> str:
+    """The next line that is not a MESSAGE or DEBUG line ('' at the end of output)."""
+    while True:
+        line = stdout.readline()
+        if not line or not line.startswith(("MESSAGE", "DEBUG")):
+            return line.strip()
+
+
+def ask_fresh_brain(command: list[str], state: Gomoku, turn_ms: int) -> BrainAnswer:
+    """Start ``command`` (a pbrain), send ``state`` as a manager sends an opening and
+    read the brain's move. The brain's stones are the side to move's; black's are
+    listed first (the first stone listed is black's)."""
+    spawned = time.perf_counter()
+    brain = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+    )
+    assert brain.stdin is not None and brain.stdout is not None
+    try:
+        brain.stdin.write(f"START {state.size}\n")
+        brain.stdin.flush()
+        started = time.perf_counter()
+        if _read_reply(brain.stdout) != "OK":
+            return BrainAnswer(None, float("inf"), float("inf"), float("inf"))
+        start_seconds = time.perf_counter() - started
+        own = 1 if state.to_move == 0 else 2  # field of black's stones
+        lines = [
+            f"INFO rule {PBRAIN_RULE_BITS[state.rule.value]}",
+            f"INFO timeout_turn {turn_ms}",
+            "BOARD",
+        ]
+        for stone, field in ((1, own), (2, 3 - own)):
+            for point in (p for p, s in enumerate(state.board) if s == stone):
+                x, y = state.xy(point)
+                lines.append(f"{x},{y},{field}")
+        brain.stdin.write("\n".join(lines) + "\n")
+        brain.stdin.flush()
+        brain.stdin.write("DONE\n")
+        brain.stdin.flush()
+        asked = time.perf_counter()
+        reply = _read_reply(brain.stdout)
+        answered = time.perf_counter()
+        move: Move | None = None
+        if re.fullmatch(r"[0-9]+,[0-9]+", reply):
+            x, y = (int(v) for v in reply.split(","))
+            move = state.point(x, y) if state.on_board(x, y) else None
+        return BrainAnswer(move, answered - asked, start_seconds, answered - spawned)
+    finally:
+        try:
+            brain.stdin.write("END\n")
+            brain.stdin.close()
+        except OSError:
+            pass
+        try:
+            brain.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            brain.kill()
+            brain.wait()
+
+
+def begins_vcf(engine: GomokuEngine, state: Gomoku, move: Move) -> bool:
+    """Whether ``move`` by the side to move begins a VCF: a five, or a four whose forced
+    block leaves a VCF the solver finds and ``vcf_line_wins`` checks (untimed)."""
+    if state.board[move] != EMPTY:
+        return False
+    line: tuple[Move, ...] = (move,)
+    if vcf_line_wins(state, line):
+        return True  # a five, two five points, or a block black may not play
+    game = state.copy()
+    try:
+        game.play(move)
+    except IllegalMoveError:
+        return False
+    fives = five_points(game, state.to_move)
+    if len(fives) != 1:
+        return False  # not a four (two five points were counted above)
+    game.play(fives[0])
+    found = engine.solve(game, depth=UNLIMITED_DEPTH, nodes=ANSWER_CHECK_NODES)
+    return found is not None and vcf_line_wins(state, (move, fives[0], *found.line))
+
+
+def percentile_95(values: list[float]) -> float:
+    return quantiles(values, n=20, method="inclusive")[-1] if len(values) > 1 else values[0]
+
+
+def pbrain_set(
+    engine: GomokuEngine,
+    name: str,
+    cases: list[dict[str, Any]],
+    command: list[str],
+    turn_ms: int,
+) -> None:
+    """Each case to a fresh brain (``ask_fresh_brain``); print the times and solve rate."""
+    answers: list[BrainAnswer] = []
+    solved = 0
+    for case in cases:
+        state = position(case, case["side_to_move"])
+        answer = ask_fresh_brain(command, state, turn_ms)
+        answers.append(answer)
+        in_time = answer.answer_seconds <= turn_ms / 1000.0
+        good = answer.move is not None and begins_vcf(engine, state, answer.move)
+        solved += int(in_time and good)
+        if not (in_time and good):
+            shown = "no move" if answer.move is None else state.format_move(answer.move)
+            print(
+                f"  unsolved: {name} #{case['index']} {shown} "
+                f"in {answer.answer_seconds:.3f} s ({'a VCF' if good else 'no VCF'})"
+            )
+    for title, values in (
+        ("answer (DONE to move)", [a.answer_seconds for a in answers]),
+        ("START to OK", [a.start_seconds for a in answers]),
+        ("spawn to move", [a.total_seconds for a in answers]),
+    ):
+        print(f"{name}: {title}: median {median(values):.3f} s, p95 {percentile_95(values):.3f} s")
+    print(
+        f"{name}: solved {solved}/{len(cases)} ({100.0 * solved / max(1, len(cases)):.1f} %) "
+        f"by a fresh brain each, within {turn_ms} ms a move"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time", type=float, default=1.0, help="seconds per puzzle")
@@ -485,17 +642,42 @@ def main() -> None:
         action="store_true",
         help="solve each VCF problem in the 8 orientations of the board",
     )
+    parser.add_argument(
+        "--pbrain",
+        action="store_true",
+        help="send each VCF problem to a fresh 'abgames pbrain' process instead (see above)",
+    )
+    parser.add_argument("--level", default=None, help="the brain's --level (with --pbrain)")
+    parser.add_argument(
+        "--turn-ms", type=int, default=1000, help="INFO timeout_turn (with --pbrain)"
+    )
+    parser.add_argument(
+        "--busy", action="store_true", help="keep one core busy meanwhile (with --pbrain)"
+    )
     args = parser.parse_args()
     engine = GomokuEngine()
     warm = Gomoku(15, Rule.RENJU)
     engine.solve(warm, depth=2)  # compile or load the kernels outside the timings
-    quintet(engine, args.time, args.nodes)
+    if not args.pbrain:
+        quintet(engine, args.time, args.nodes)
     sets = [("intro_vcf", load("intro_vcf.jsonl")[: args.limit])]
     sets += [(path.stem, lfz_cases(path)) for path in args.lfz]
-    for name, cases in sets:
-        if args.symmetries:
-            name, cases = f"{name} (8 symmetries)", in_every_symmetry(cases)
-        vcf_set(engine, name, cases, args.time, args.nodes)
+    command = [sys.executable, "-m", "abgames", "pbrain"]
+    if args.level is not None:
+        command += ["--level", args.level]
+    busy = subprocess.Popen([sys.executable, "-c", BUSY_LOOP]) if args.busy else None
+    try:
+        for name, cases in sets:
+            if args.symmetries:
+                name, cases = f"{name} (8 symmetries)", in_every_symmetry(cases)
+            if args.pbrain:
+                pbrain_set(engine, name, cases, command, args.turn_ms)
+            else:
+                vcf_set(engine, name, cases, args.time, args.nodes)
+    finally:
+        if busy is not None:
+            busy.kill()
+            busy.wait()
 
 
 if __name__ == "__main__":

@@ -8,6 +8,11 @@ Contract of ``Brain.handle``:
 
 - ``START n`` answers ``OK``, or ``ERROR`` for a size abgames cannot play;
   ``RECTSTART w,h`` answers ``OK`` for a square board and ``ERROR`` otherwise.
+  ``serve`` starts loading the engine's compiled code when the process starts, and
+  the first ``START`` answers once it is loaded (at most ``START_WAIT_SECONDS``), so
+  that the first move is a real search; when the code is being compiled (a cold
+  cache: half a minute) ``OK`` comes at once and moves are instant ones until the
+  compile is done (see ``abgames.protocols.preload``).
 - ``BEGIN``, ``TURN x,y`` and ``BOARD`` ... ``DONE`` answer the brain's move ``x,y``
   (``MESSAGE`` lines with depth, score and principal variation may come first).
   In ``BOARD`` a stone is ``x,y,1`` (the brain's) or ``x,y,2`` (the opponent's).
@@ -61,6 +66,7 @@ from abgames.ai.levels import LEVELS, make_player
 from abgames.ai.player import AIPlayer
 from abgames.games.base import IllegalMoveError, Move
 from abgames.games.gomoku import BLACK_STONE, EMPTY, MAX_SIZE, MIN_SIZE, WHITE_STONE, Gomoku, Rule
+from abgames.protocols.preload import KernelPreload
 from abgames.protocols.thinker import NoMoveError, Thinker
 from abgames.protocols.timing import TimeControl
 from abgames.search.result import SearchResult
@@ -120,6 +126,10 @@ MAX_ECHO_CHARS = 40
 MAX_LINE_BYTES = 64 * 1024
 #: A number longer than this (not counting leading zeros) is refused, not converted.
 MAX_NUMBER_DIGITS = 100
+#: The longest ``START`` waits for the compiled code to load from the cache (seconds):
+#: a load takes about a second; an unexpectedly slow one still answers in time for a
+#: manager (the move then waits for the rest, out of its own limit).
+START_WAIT_SECONDS = 5.0
 #: Whitespace the protocol knows: ASCII only.
 ASCII_SPACE = " \t\r\n\x0b\x0c"
 _SIGNED_NUMBER = re.compile(r"[+-]?[0-9]+")
@@ -208,6 +218,8 @@ class Brain:
 
     ``player`` is the AI, or a factory for it that is called in the background
     after the first ``START`` (see ``Thinker``); ``send`` writes one reply line.
+    ``kernels``, when given, is the load of the player's compiled code that
+    ``START`` and the moves wait for (see the module docstring).
     """
 
     def __init__(
@@ -217,11 +229,13 @@ class Brain:
         *,
         debug: bool = False,
         warm_up: bool = True,
+        kernels: KernelPreload | None = None,
     ) -> None:
         self.send = send
         self.debug = debug
         self.warm_up = warm_up
-        self.thinker = Thinker(player, self._report)
+        self.kernels = kernels
+        self.thinker = Thinker(player, self._report, kernels)
         self.state: Gomoku | None = None
         self.rule = Rule.FREESTYLE
         self.clock = TimeControl()
@@ -368,8 +382,9 @@ class Brain:
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ProtocolError(f"unsupported size {size}: boards are {MIN_SIZE}..{MAX_SIZE}")
         self.state = Gomoku(size, self.rule)
+        ready = self.kernels is None or self.kernels.wait_unless_compiling(START_WAIT_SECONDS)
         self.send("OK")
-        if self.warm_up:
+        if self.warm_up and ready:
             self.warm_up = False
             practice = Gomoku(size, self.rule)
             practice.play(practice.centre)
@@ -651,8 +666,9 @@ def serve(
     def build() -> AIPlayer:
         return make_player(GAME, chosen, seed)
 
+    kernels = KernelPreload(GAME, chosen)  # from now on, while commands are read
     writer = LineWriter(stdout if stdout is not None else sys.stdout)
-    brain = Brain(build, writer, debug=debug)
+    brain = Brain(build, writer, debug=debug, kernels=kernels)
     while source is not None and not writer.closed.is_set():
         line = source.readline(MAX_LINE_BYTES + 1)
         if not line:

@@ -2,8 +2,14 @@
 
 ``Thinker.choose`` returns a legal move within a wall-clock limit: the best move of
 the deepest completed search when the limit comes, or an instant move
-(``abgames.protocols.quickmove``) when there is none yet. The protocol's state
-machine (``abgames.protocols.gomocup``) calls it; it knows nothing of the protocol.
+(``abgames.protocols.quickmove``) when there is none yet. A search ends as soon as
+its result is proven (a forced win or loss), and the move is answered then. The
+protocol's state machine (``abgames.protocols.gomocup``) calls it; it knows nothing
+of the protocol.
+
+With a ``KernelPreload`` a move waits for the kernels while they load from the
+cache (the time is taken from the move's limit, not added to it), and is an
+instant move while they compile.
 """
 
 from __future__ import annotations
@@ -17,13 +23,17 @@ from collections.abc import Callable
 from abgames.ai.player import AIPlayer
 from abgames.games.base import Move
 from abgames.games.gomoku import Gomoku
+from abgames.protocols.preload import KernelPreload
 from abgames.protocols.quickmove import quick_move
 from abgames.search.result import SearchResult
 
 #: A move limit below this is answered with an instant move instead of a search.
 MIN_SEARCH_SECONDS = 0.02
-#: The first search of a process compiles the engine's kernels; START does it early.
+#: The first search of a process builds the engine and calls each kernel once (loading
+#: it, or compiling it without a cache); START does it early, in a search this short
+#: and only this deep (a move that follows at once waits for it).
 WARMUP_SECONDS = 0.05
+WARMUP_DEPTH = 1
 
 
 class NoMoveError(ValueError):
@@ -42,10 +52,12 @@ class Thinker:
         self,
         player: AIPlayer | Callable[[], AIPlayer],
         report: Callable[[SearchResult, Gomoku], None],
+        kernels: KernelPreload | None = None,
     ) -> None:
         self.player: AIPlayer | None = player if isinstance(player, AIPlayer) else None
         self._factory = None if isinstance(player, AIPlayer) else player
         self.report = report
+        self.kernels = kernels
         self._idle = threading.Event()
         self._idle.set()
 
@@ -53,7 +65,9 @@ class Thinker:
         """Build the player if need be and run a tiny background search (kernels compile)."""
         if not self._idle.is_set() or state.is_over():
             return
-        self._start(state, WARMUP_SECONDS, [], threading.Event(), quiet=True)
+        self._start(
+            state, WARMUP_SECONDS, [], threading.Event(), quiet=True, max_depth=WARMUP_DEPTH
+        )
 
     def choose(
         self,
@@ -68,7 +82,8 @@ class Thinker:
 
         The search gets ``think_seconds``; at ``limit_seconds`` it is stopped and the
         best move of the deepest result is used, or ``quick_move`` if there is none
-        (also when an earlier search or the warm-up is still running).
+        (also when an earlier search or the warm-up is still running, and while the
+        kernels compile). Waiting for the kernels to load comes out of the search's time.
         """
         deadline = time.perf_counter() + limit_seconds
         fallback = quick_move(state)
@@ -76,13 +91,18 @@ class Thinker:
             raise NoMoveError("there is no legal move")
         if think_seconds < MIN_SEARCH_SECONDS:
             return fallback, None
+        if self.kernels is not None:
+            spare = deadline - time.perf_counter() - MIN_SEARCH_SECONDS
+            if not self.kernels.wait_unless_compiling(spare):
+                return fallback, None
         if not self._idle.wait(max(0.0, deadline - time.perf_counter())):
             return fallback, None  # a stopped search still runs; do not wait for it
         results: list[SearchResult] = []
         abandoned = threading.Event()
+        slack = max(0.0, limit_seconds - think_seconds)  # kept when waiting shortened the move
         finished = self._start(
             state,
-            min(think_seconds, max(0.0, deadline - time.perf_counter())),
+            min(think_seconds, max(0.0, deadline - time.perf_counter() - slack)),
             results,
             abandoned,
             quiet=False,
