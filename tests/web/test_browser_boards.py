@@ -106,3 +106,16 @@ def test_connect_four_heat_skips_full_columns(new_page: Any) -> None:
     heated = page.locator("#board .heat[data-heat]")
     columns = {heated.nth(i).get_attribute("data-heat") for i in range(heated.count())}
     assert columns == {"1", "2", "3", "4", "5", "6"}  # column 1 (index 0) is full
+    # With the scores above the rack, the disc under the pointer shows where it would fall.
+    page.hover("#board .column[data-move='3'] rect[data-move]")
+    disc = page.locator("#board .column[data-move='3'] .hover-disc")
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelector("
+        "\"#board .column[data-move='3'] .hover-disc\")).opacity === '1'"
+    )
+    hole = disc.bounding_box()
+    score = page.locator("#board .heat[data-heat='3']").bounding_box()
+    rack = page.locator("#board .rack").bounding_box()
+    assert hole is not None and score is not None and rack is not None
+    assert hole["y"] > score["y"] + score["height"]  # not over the score
+    assert hole["y"] + hole["height"] > rack["y"] + rack["height"] - rack["height"] / 6

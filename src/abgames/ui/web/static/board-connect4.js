@@ -137,25 +137,29 @@ export function render(state, overlay) {
     }
   }
   // One group per column: the click target, a highlight and (if the column has room
-  // and a human may move) the hover disc, both shown by CSS on hover.
+  // and a human may move) the hover disc, both shown by CSS on hover. The hover disc
+  // stands above the rack, or, where the heat map's scores are, in the hole the disc
+  // would fall to (so the pointer never hides a score, nor the scores the disc).
   const targets = el("g", { class: "targets" }, svg);
+  const landing = (column) => holeCentre(column, height - 1 - cells.filter((p, i) => p !== null && i % width === column).length);
+  const hoverAt = (column) => (heat.length ? landing(column) : [MARGIN + (column + 0.5) * CELL, MARGIN + HEADROOM / 2]);
   for (let column = 0; column < width; column++) {
     const legal = overlay.legal.has(column);
     const x = MARGIN + column * CELL;
     const group = el("g", { class: legal ? "column legal" : "column", "data-move": column }, targets);
     if (legal) {
       el("rect", { x, y: TOP, width: CELL, height: height * CELL, class: "column-glow", fill: "#ffffff" }, group);
-      if (!heat.length) {
-        circle(group, x + CELL / 2, MARGIN + HEADROOM / 2, THEME.hoverDiameter * CELL, { fill: colours[state.to_move], class: "hover-disc" });
-      }
+      const [hx, hy] = hoverAt(column);
+      circle(group, hx, hy, THEME.hoverDiameter * CELL, { fill: colours[state.to_move], class: "hover-disc" });
     }
     el("rect", { x, y: 0, width: CELL, height: bottom, fill: "transparent", "data-move": column }, group);
   }
   if (overlay.cursor) {
     const x = MARGIN + overlay.cursor.x * CELL;
     el("rect", { x: x + 3, y: TOP + 3, width: CELL - 6, height: height * CELL - 6, fill: "none", stroke: THEME.cursor, "stroke-width": 0.05 * CELL, "stroke-dasharray": "12 8", class: "cursor", rx: 8 }, svg);
-    if (overlay.legal.has(overlay.cursor.x) && !heat.length) {
-      circle(svg, x + CELL / 2, MARGIN + HEADROOM / 2, THEME.hoverDiameter * CELL, { fill: colours[state.to_move], class: "cursor-disc" });
+    if (overlay.legal.has(overlay.cursor.x)) {
+      const [hx, hy] = hoverAt(overlay.cursor.x);
+      circle(svg, hx, hy, THEME.hoverDiameter * CELL, { fill: colours[state.to_move], class: "cursor-disc" });
     }
   }
   return svg;
