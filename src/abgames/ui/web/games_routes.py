@@ -201,6 +201,21 @@ async def control(body: ControlRequest, caller: Game, service: Service) -> Respo
     return await state_answer(service, caller)
 
 
+@router.post(
+    "/{game_id}/review",
+    response_model=State,
+    summary="Review the game with the engine",
+    dependencies=[Depends(limited(SEARCHES))],
+)
+async def review(caller: Game, service: Service) -> Response:
+    """Score every position in the worker pool (follow ``review`` events for the progress);
+    the result is stored with the game and shown in its ``State`` (to watchers too). Exact
+    for tic-tac-toe and Connect Four; Gomoku by the threat solvers, then a fixed depth.
+    409 for an unfinished game between devices or a game without moves."""
+    await service.reviews.start(caller.live)
+    return await state_answer(service, caller)
+
+
 @router.get("/{game_id}/record", summary="Download the save file")
 async def record(caller: Game) -> JSONResponse:
     live = caller.live

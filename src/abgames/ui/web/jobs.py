@@ -1,6 +1,6 @@
 """What a search worker runs: the AI's searches and the /learn page's heavy searches.
 
-A job is described by a picklable spec (``SearchSpec`` or ``LearnSpec``) so that the
+A job is described by a picklable spec (``SearchSpec``, ``ReviewSpec`` or ``LearnSpec``) so that the
 same ``JobRunner`` serves a local worker process (``workers.py``) and a Ray actor
 (``abgames.cluster``). The runner reports through ``send``:
 ``("progress", job_id, SearchResult)`` after each completed depth of an AI search and
@@ -45,6 +45,13 @@ class SearchSpec:
 
 
 @dataclass(frozen=True)
+class ReviewSpec:
+    """The engine's review of a game (``abgames.review``): its save-file record."""
+
+    record: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class LearnSpec:
     """A /learn computation: ``op`` is "trace" or "experiment", ``request`` its fields."""
 
@@ -52,7 +59,7 @@ class LearnSpec:
     request: dict[str, Any]
 
 
-JobSpec = SearchSpec | LearnSpec
+JobSpec = SearchSpec | LearnSpec | ReviewSpec
 
 
 def resident_mb() -> float:
@@ -144,6 +151,9 @@ class JobRunner:
 
                 self._send(("done", job_id, run_learn(spec.op, spec.request), None))
                 return
+            if isinstance(spec, ReviewSpec):
+                self._send(("done", job_id, self._review(job_id, spec), None))
+                return
             last = self._search(job_id, spec)
         except Exception as error:  # a failing job must not kill the worker
             detail = "".join(traceback.format_exception_only(error)).strip()
@@ -155,6 +165,23 @@ class JobRunner:
         self._send(("done", job_id, last, None if last is not None else "the AI found no move"))
         if resident_mb() > WORKER_MEMORY_LIMIT_MB:
             self._players.clear()
+
+    def _review(self, job_id: int, spec: ReviewSpec) -> dict[str, Any]:
+        """The review as JSON; ``("progress", job_id, (done, total))`` after each position."""
+        from abgames.match import HUMAN, Match, new_state
+        from abgames.review import review_game
+
+        humans = dict(spec.record, players=[HUMAN, HUMAN], levels=[None, None])
+        final = Match.from_record(humans).state
+        game, options = final.name, final.options()
+        review = review_game(
+            list(final.moves),
+            lambda: new_state(game, **options),
+            lambda level: self._player_for(game, level, None),
+            on_progress=lambda done, total: self._send(("progress", job_id, (done, total))),
+            should_stop=lambda: self._stop,
+        )
+        return review.to_json(final) | {"plies": final.ply, "complete": not self._stop}
 
     def _search(self, job_id: int, spec: SearchSpec) -> SearchResult | None:
         from abgames.match import HUMAN, Match

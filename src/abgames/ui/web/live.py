@@ -42,6 +42,8 @@ class LiveGame:
     flag_timer: asyncio.TimerHandle | None = None
     #: The invitation's token, known only between creating a game and answering.
     invite: str | None = None
+    #: A running review's progress: (positions scored, positions in all).
+    review_progress: tuple[int, int] | None = None
     board_cache: tuple[int, dict[str, Any]] | None = None
     json_cache: tuple[tuple[Any, ...], bytes] | None = None
 

@@ -198,6 +198,42 @@ class People(BaseModel):
     rematch: str | None = Field(description="the id of the rematch, once agreed")
 
 
+class ReviewMark(BaseModel):
+    ply: int = Field(description="the move's index (0 = the first move)")
+    kind: str = Field(
+        description="threw-win, threw-draw (exact games), missed-win, allowed-win, mistake (Gomoku)"
+    )
+    text: str = Field(description='in words: "threw away the win: a draw now (d4 kept the win)"')
+    better: int | None = Field(description="the move the engine preferred")
+    better_text: str | None
+    by: str = Field(description="the player who made the move")
+
+
+class ReviewPosition(BaseModel):
+    ply: int = Field(description="moves played before the position")
+    score: int = Field(description="from the side to move's view")
+    score_text: str
+    solved: bool
+    best: int | None
+    best_text: str | None
+    graph: float = Field(description="the score from the first player's view, in [-1, 1]")
+
+
+class ReviewResult(BaseModel):
+    method: str = Field(description='"exact", or "threat solvers, then depth 6" (Gomoku)')
+    plies: int = Field(description="the moves reviewed")
+    complete: bool
+    positions: list[ReviewPosition]
+    marks: list[ReviewMark] = Field(description="the moves that changed the result")
+
+
+class Review(BaseModel):
+    status: str = Field(description="running or done")
+    done: int = Field(description="positions scored")
+    total: int = Field(description="positions in all (moves + 1)")
+    result: ReviewResult | None
+
+
 class ClockView(BaseModel):
     base_ms: int
     increment_ms: int
@@ -235,6 +271,7 @@ class State(BaseModel):
     message: str | None
     people: People
     clock: ClockView | None = Field(description="the time control, if the game has one")
+    review: Review | None = Field(description="the engine's review, once asked for")
     you: int | None = Field(
         default=None,
         description="the seat the request's secret speaks for (null: every person's seat "

@@ -33,6 +33,7 @@ from abgames.ui.web.live import Event, LiveGame
 from abgames.ui.web.matches import check_options, no_search_player, rebuild, settings_of
 from abgames.ui.web.people import FRIEND, People, creator_seat, seat_of_secret
 from abgames.ui.web.pool import SearchPool
+from abgames.ui.web.reviews import Reviewer
 from abgames.ui.web.scheduler import AIScheduler
 from abgames.ui.web.state_view import state_json, state_of
 from abgames.ui.web.store import GameStore, Insert, StoredGame, Update, hash_secret
@@ -70,6 +71,7 @@ class GameService:
         self.writer = GroupWriter(store)
         self.ai = AIScheduler(pool, self.commit)
         self.people = People(self)
+        self.reviews = Reviewer(self)
         self._tasks: set[asyncio.Task[Any]] = set()
 
     @property

@@ -68,6 +68,7 @@ def state_of(live: LiveGame, pool: SearchPool) -> dict[str, Any]:
         "message": live.message,
         "people": people_of(live),
         "clock": clock_of(live),
+        "review": review_of(live),
     }
 
 
@@ -89,6 +90,20 @@ def clock_of(live: LiveGame) -> dict[str, Any] | None:
     return None if clock is None else clock.view(clocks.wall_time())
 
 
+def review_of(live: LiveGame) -> dict[str, Any] | None:
+    """The ``Review`` of docs/web.md: running (with its progress) or done (with the
+    result); ``None`` before one is asked for or once the moves have changed."""
+    stored = live.stored.review
+    if stored is not None and stored.get("plies") == live.match.state.ply:
+        return {"status": "done", "done": stored["plies"] + 1, "total": stored["plies"] + 1} | {
+            "result": stored
+        }
+    if live.review_progress is not None:
+        done, total = live.review_progress
+        return {"status": "running", "done": done, "total": total, "result": None}
+    return None
+
+
 def public_state(state: dict[str, Any]) -> dict[str, Any]:
     """What a watcher sees of a ``State``: no hint the player asked for, no message
     meant for the player."""
@@ -107,6 +122,7 @@ def state_json(live: LiveGame, pool: SearchPool) -> bytes:
         live.message,
         live.hint_ply,
         id(live.hint),
+        live.review_progress,
     )
     if live.json_cache is None or live.json_cache[0] != key:
         state = state_of(live, pool)

@@ -126,6 +126,8 @@ class StoredGame:
     offer: dict[str, Any] | None = None
     #: The id of the rematch, once agreed.
     rematch: str | None = None
+    #: The engine's review of the game (``abgames.review``, as JSON), once made.
+    review: dict[str, Any] | None = None
 
     def changed(self, **changes: Any) -> StoredGame:
         """A copy with ``changes`` and the version bumped; ``over`` is worked out again
@@ -147,6 +149,10 @@ class StoredGame:
 
 #: The fields of a ``StoredGame`` kept in its ``people`` column (JSON).
 PEOPLE_FIELDS = ("seat_hashes", "invite_hash", "clock", "ending", "offer", "rematch")
+
+
+def _json_or_null(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value)
 
 
 def people_of(text: str) -> dict[str, Any]:
@@ -329,8 +335,8 @@ class GameStore:
     def _insert(self, db: sqlite3.Connection, game: StoredGame, now: float) -> bool:
         db.execute(
             "INSERT INTO games (id, secret_hash, mode, first, level, seed, record, analyses, "
-            "version, paused, delay_ms, created, updated, over, people) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "version, paused, delay_ms, created, updated, over, people, review) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game.id,
                 game.secret_hash,
@@ -347,6 +353,7 @@ class GameStore:
                 now,
                 int(game.is_over()),
                 game.people_json(),
+                _json_or_null(game.review),
             ),
         )
         self._write_analyses(db, game.id, 0, game.analyses)
@@ -355,7 +362,7 @@ class GameStore:
     def _update(self, db: sqlite3.Connection, old: StoredGame, new: StoredGame, now: float) -> bool:
         cursor = db.execute(
             "UPDATE games SET record = ?, version = ?, paused = ?, delay_ms = ?, "
-            "updated = ?, over = ?, people = ? WHERE id = ? AND version = ?",
+            "updated = ?, over = ?, people = ?, review = ? WHERE id = ? AND version = ?",
             (
                 json.dumps(new.record),
                 new.version,
@@ -364,6 +371,7 @@ class GameStore:
                 now,
                 int(new.is_over()),
                 new.people_json(),
+                _json_or_null(new.review),
                 new.id,
                 old.version,
             ),
@@ -429,7 +437,7 @@ class GameStore:
             self._connection()
             .execute(
                 "SELECT id, secret_hash, mode, first, level, seed, record, analyses, version, "
-                "paused, delay_ms, created, over, people FROM games WHERE id = ?",
+                "paused, delay_ms, created, over, people, review FROM games WHERE id = ?",
                 (game_id,),
             )
             .fetchone()
@@ -458,6 +466,7 @@ class GameStore:
             created=float(row[11]),
             over=bool(row[12]),
             **people_of(row[13]),
+            review=None if row[14] is None else json.loads(row[14]),
         )
 
     def count(self) -> int:
