@@ -13,7 +13,8 @@ from abgames.ai.connect4.book import BookError, load_default_book
 from abgames.ai.connect4.book import load as load_exact_book
 from abgames.ai.connect4.book_builder import build
 from abgames.ai.connect4.perfect import EXACT_FROM, PerfectPlayer
-from abgames.ai.connect4.solver import Position, Solver, canonical_key
+from abgames.ai.connect4.position import Position, canonical_key, position_of_key
+from abgames.ai.connect4.solver import Solver
 from abgames.ai.connect4.strategy import LOSS, WIN, decide, decide_steps, loses_at_once
 from abgames.ai.connect4.strategy_book import (
     StrategyBook,
@@ -22,7 +23,6 @@ from abgames.ai.connect4.strategy_book import (
     load,
     load_default_strategy,
     loads,
-    position_of_key,
 )
 from abgames.ai.connect4.strategy_builder import WORK_FILE, build_strategy
 from abgames.ai.levels import make_player
@@ -235,18 +235,44 @@ def test_exact_results_are_reused_and_decide_as_the_exact_player(tmp_path: Path)
         assert player.choose(ConnectFour.from_notation(moves)).move == entry[1], moves
 
 
-def test_the_perfect_player_follows_the_strategy_book(
-    strategy: tuple[StrategyBook, Path],
-) -> None:
-    book, _ = strategy
-    # A node limit of 1 would make any solve fail: the book answers without searching.
-    player = PerfectPlayer(book=None, strategy=book, table_bits=16, node_limit=1)
-    for moves in met_positions(book)[:40]:
-        entry = book.get(Position.parse(moves))
+def test_the_strategy_book_narrows_the_perfect_players_solves() -> None:
+    """The shipped book's win/draw/loss bounds the exact solve: the same moves, fewer nodes."""
+    book = load_default_strategy()
+    assert book is not None
+    rng = random.Random(5)
+    states = []
+    for game in range(60):  # the book's moves on one side, random replies on the other
+        state = ConnectFour()
+        while state.ply < EXACT_FROM - 2 + game % 2 and state.outcome() is None:
+            entry = book.get(Position.from_state(state))
+            if state.to_move == game % 2:
+                assert entry is not None, state.notation()
+                state.play(entry[1])
+            else:
+                state.play(rng.choice(state.legal_moves()))
+        if state.outcome() is None:
+            states.append(state)
+    states = states[:12]
+    assert len(states) == 12
+    solver = Solver(20)
+    with_book = PerfectPlayer(book=None, table_bits=18)
+    without = PerfectPlayer(book=None, strategy=None, table_bits=18)
+    nodes_with = nodes_without = 0
+    for state in states:
+        position = Position.from_state(state)
+        entry = book.get(position)
         assert entry is not None
-        result = player.choose(ConnectFour.from_notation(moves))
-        assert result.solved and result.move == entry[1] and result.nodes == 0, moves
-        assert (result.score > 0) == (entry[0] == WIN)
+        scores = solver.analyze(position)
+        with_book.clear()
+        without.clear()
+        narrowed, plain = with_book.choose(state), without.choose(state)
+        assert narrowed.solved and narrowed.move is not None
+        assert scores[narrowed.move] == max(scores)
+        assert (narrowed.move, narrowed.score) == (plain.move, plain.score)
+        assert sign(max(scores)) == entry[0]
+        nodes_with += narrowed.nodes
+        nodes_without += plain.nodes
+    assert nodes_with < nodes_without
 
 
 def test_perfect_keeps_the_value_against_random_and_heuristic_players(shared_data: Path) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from abgames.ai.levels import DEFAULT_LEVEL, LEVELS, make_player
+from abgames.ai.levels import DEFAULT_LEVEL, HINT_LEVEL, LEVELS, make_player
 from abgames.ai.player import AIPlayer
 from abgames.files import FileTooLargeError, read_bytes, write_atomically
 from abgames.games import GAMES, GameState, IllegalMoveError, Move, NotationError
@@ -217,8 +217,8 @@ class Match:
         return result
 
     def hint(self, level: str | None = None) -> SearchResult:
-        """The strongest regular level's suggestion for the side to move."""
-        return self.best_result(level or DEFAULT_LEVEL[self.game])
+        """The hint level's suggestion for the side to move (``levels.HINT_LEVEL``)."""
+        return self.best_result(level or HINT_LEVEL[self.game])
 
     def last_ai_analysis(self) -> tuple[Move, SearchResult] | None:
         """The most recent AI move and the search behind it."""

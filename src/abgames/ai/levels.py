@@ -6,6 +6,7 @@ import importlib
 from collections.abc import Callable
 from typing import cast
 
+from abgames.ai.connect4.constants import PERFECT_LEVEL
 from abgames.ai.player import AIPlayer
 from abgames.games.base import GameState
 
@@ -25,6 +26,21 @@ DEFAULT_LEVEL: dict[str, str] = {
     "connect4": "hard",
     "gomoku": "hard",
 }
+
+#: The level that answers a hint (and labels its analysis): Connect Four's is the
+#: solver, so a hint shows the exact scores the ``perfect`` player plays by.
+HINT_LEVEL: dict[str, str] = {**DEFAULT_LEVEL, "connect4": PERFECT_LEVEL}
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "HINT_LEVEL",
+    "LEVELS",
+    "PERFECT_LEVEL",
+    "PlayerFactory",
+    "UnknownLevelError",
+    "make_player",
+    "player_for",
+]
 
 #: The module holding each game's ``make_player(level, seed)``. Imported on first use,
 #: so that choosing tic-tac-toe never loads (or compiles) another game's kernels.

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from abgames.ai.levels import DEFAULT_LEVEL, LEVELS
+from abgames.ai.levels import DEFAULT_LEVEL, HINT_LEVEL, LEVELS
 from abgames.ai.readiness import Progress, prepare
 from abgames.files import EndlessLineError, read_line
 from abgames.games import (
@@ -439,7 +439,7 @@ class Session:
             self.console.say("The game is over: there is nothing to hint.")
             return
         try:
-            self.ready_engine(DEFAULT_LEVEL[match.game])
+            self.ready_engine(HINT_LEVEL[match.game])
             with held_typing(self.console.input) as held:
                 result = match.hint()
         except KeyboardInterrupt:

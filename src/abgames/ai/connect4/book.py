@@ -36,8 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
-from abgames.ai.connect4 import kernel
-from abgames.ai.connect4.solver import canonical_key
+from abgames.ai.connect4.constants import CELLS, HEIGHT, STRIDE, WIDTH
+from abgames.ai.connect4.position import canonical_key
 from abgames.files import open_regular, read_bytes, write_atomically
 
 MAGIC = b"C4BK"
@@ -46,9 +46,9 @@ HEADER = struct.Struct("<4sHBBB3sII")
 #: File name of the book shipped inside the package.
 DEFAULT_BOOK_NAME = "book-7x6.bin"
 #: Keys are 49-bit numbers (``kernel`` explains why).
-MAX_KEY = 1 << (kernel.WIDTH * kernel.STRIDE)
+MAX_KEY = 1 << (WIDTH * STRIDE)
 #: The largest magnitude of a score (a win with the winner's 4th disc).
-MAX_ABS_SCORE = kernel.CELLS // 2 + 1 - 4
+MAX_ABS_SCORE = CELLS // 2 + 1 - 4
 #: The largest book file read (some 238 million positions at 9 bytes each).
 MAX_BOOK_BYTES = 1 << 31
 
@@ -93,8 +93,8 @@ def pack_image(
     header = HEADER.pack(
         magic,
         version,
-        kernel.WIDTH,
-        kernel.HEIGHT,
+        WIDTH,
+        HEIGHT,
         max_moves,
         b"\0\0\0",
         len(keys),
@@ -119,7 +119,7 @@ def unpack_image(
         raise BookError(f"{source}: not a Connect Four {kind} (magic {found!r})")
     if found_version != version:
         raise BookError(f"{source}: {kind} version {found_version}, this program reads {version}")
-    if (width, height) != (kernel.WIDTH, kernel.HEIGHT):
+    if (width, height) != (WIDTH, HEIGHT):
         raise BookError(f"{source}: a {width}x{height} book, the solver plays 7x6")
     expected = HEADER.size + 9 * count
     if len(data) != expected:
@@ -133,7 +133,7 @@ def unpack_image(
         raise BookError(f"{source}: a key outside the board")
     if count > 1 and np.any(np.diff(keys) <= 0):
         raise BookError(f"{source}: keys are not strictly increasing")
-    if max_moves > kernel.CELLS:
+    if max_moves > CELLS:
         raise BookError(f"{source}: max_moves {max_moves} exceeds the board")
     return keys, payload[8 * count :], max_moves
 

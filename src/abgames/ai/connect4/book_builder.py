@@ -36,7 +36,8 @@ from abgames.ai.connect4.book import MAGIC, MAX_ABS_SCORE, Book, BookError, load
 from abgames.ai.connect4.constants import BUILD_TABLE_BITS
 from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
 from abgames.ai.connect4.perfect import choose_column
-from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Position, Solver, canonical_key
+from abgames.ai.connect4.position import Position, canonical_key, unfinished_children
+from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Solver
 from abgames.files import check_output, kind_of, open_output, read_lines
 
 if TYPE_CHECKING:
@@ -174,14 +175,6 @@ def child_scores(position: Position, score_of: Callable[[int], int | None]) -> l
     return scores
 
 
-def _children_to_solve(moves: str, position: Position) -> Iterable[str]:
-    for column in range(WIDTH):
-        if position.can_play(column):
-            child = position.play(column)
-            if not child.is_over:
-                yield moves + str(column + 1)
-
-
 def build(
     *,
     root: str = "",
@@ -225,7 +218,7 @@ def build(
     last_ply = min(root_position.moves + plies, CELLS)
     frontier: dict[int, dict[str, Position]] = {root_position.moves: {root: root_position}}
     frontier[root_position.moves + 1] = {
-        line: Position.parse(line) for line in _children_to_solve(root, root_position)
+        line: Position.parse(line) for line in unfinished_children(root, root_position)
     }
     pool = (
         multiprocessing.get_context("fork").Pool(jobs, _init_worker, (table_bits,))
@@ -244,7 +237,7 @@ def build(
                 met = frontier.pop(ply, {})
                 todo: dict[int, str] = {}
                 for moves, position in met.items():
-                    for child in _children_to_solve(moves, position):
+                    for child in unfinished_children(moves, position):
                         key = canonical_key(Position.parse(child).key)
                         if key not in solved:
                             todo.setdefault(key, child)
@@ -274,7 +267,7 @@ def build(
                     reply_root = position.play(column)
                     if reply_root.is_over:
                         continue
-                    for reply in _children_to_solve(moves + str(column + 1), reply_root):
+                    for reply in unfinished_children(moves + str(column + 1), reply_root):
                         following[reply] = Position.parse(reply)
     except BaseException:
         if pool is not None:
@@ -364,7 +357,7 @@ def book_tree(book: Book, root: str = "") -> tuple[list[str], list[str]]:
     ``outside`` the first positions met where the book no longer has every column.
     """
     root_position = Position.parse(root)
-    frontier = [root, *_children_to_solve(root, root_position)]
+    frontier = [root, *unfinished_children(root, root_position)]
     inside: list[str] = []
     outside: list[str] = []
     while frontier:
@@ -378,7 +371,7 @@ def book_tree(book: Book, root: str = "") -> tuple[list[str], list[str]]:
         column = choose_column(scores)
         reply_root = position.play(column)
         if not reply_root.is_over:
-            frontier.extend(_children_to_solve(moves + str(column + 1), reply_root))
+            frontier.extend(unfinished_children(moves + str(column + 1), reply_root))
     return inside, outside
 
 

@@ -6,9 +6,17 @@ this module costs nothing, importing ``kernel`` or ``solver`` loads numba.
 
 from __future__ import annotations
 
+#: The name of the solver's level (``players.make_player``, the front ends' hint).
+PERFECT_LEVEL = "perfect"
+
 #: The board the compiled solver plays (columns x rows).
 WIDTH = 7
 HEIGHT = 6
+#: Bits per column in a bitboard: the column's cells and a guard bit above them.
+STRIDE = HEIGHT + 1
+CELLS = WIDTH * HEIGHT
+#: The bits of column 0, guard bit included (shift by ``c * STRIDE`` for column c).
+COLUMN_BITS = (1 << STRIDE) - 1
 #: Marker for a column that cannot be played, as in Pons' ``analyze`` output.
 INVALID_MOVE = -1000
 

@@ -47,18 +47,21 @@ at no cost to the search.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 from abgames.ai import kernel_cache
+from abgames.ai.connect4.constants import CELLS as CELLS
+from abgames.ai.connect4.constants import COLUMN_BITS as COLUMN_BITS
 from abgames.ai.connect4.constants import HEIGHT as HEIGHT
 from abgames.ai.connect4.constants import INVALID_MOVE as INVALID_MOVE
+from abgames.ai.connect4.constants import STRIDE as STRIDE
 from abgames.ai.connect4.constants import WIDTH as WIDTH
 
 kernel_cache.guard_cache_writes()  # before any kernel is compiled or saved
 
-STRIDE = HEIGHT + 1
-CELLS = WIDTH * HEIGHT
 MIN_SCORE = -(CELLS // 2) + 3
 MAX_SCORE = (CELLS + 1) // 2 - 3
 #: Columns from the centre outwards: the tie-break of move ordering.
@@ -67,8 +70,6 @@ COLUMN_ORDER = (3, 2, 4, 1, 5, 0, 6)
 BOTTOM_MASK = sum(1 << (c * STRIDE) for c in range(WIDTH))
 #: Every playable cell (guard bits excluded).
 BOARD_MASK = BOTTOM_MASK * ((1 << HEIGHT) - 1)
-#: The cells of column 0, guard bit included (shift by ``c * STRIDE`` for column c).
-COLUMN_BITS = (1 << STRIDE) - 1
 
 # Transposition-table entry packing.
 _VALUE_BITS = 7
@@ -390,6 +391,8 @@ def _solve(
     mask: int,
     moves: int,
     weak: bool,
+    window_low: int,
+    window_high: int,
     table: np.ndarray,
     hash_shift: int,
     generation: int,
@@ -403,7 +406,11 @@ def _solve(
     """The exact score of an unfinished position (``weak``: only its sign, -1/0/1).
 
     Null-window searches narrow ``[low, high]`` until it closes, probing first near
-    0 (where most positions lie) and halving toward the bounds, as Pons does.
+    0 (where most positions lie) and halving toward the bounds, as Pons does. The
+    window starts as the scores the position allows, narrowed to ``[window_low,
+    window_high]``: a score known to lie there is found sooner. If the score lies
+    below ``window_low`` the result is ``window_low``; if above ``window_high``, a
+    lower bound of it that is at least ``window_high``.
     ``counters``, ``stack`` and ``resume`` as for ``_negamax``: on a pause the
     result is meaningless and the window and probe are saved in ``counters``.
     """
@@ -413,11 +420,11 @@ def _solve(
     else:
         if can_win_next(current, mask):
             return 1 if weak else (CELLS + 1 - moves) // 2
-        low = -((CELLS - moves) // 2)
-        high = (CELLS + 1 - moves) // 2
+        low = max(-((CELLS - moves) // 2), window_low)
+        high = min((CELLS + 1 - moves) // 2, window_high)
         if weak:
-            low = -1
-            high = 1
+            low = max(low, -1)
+            high = min(high, 1)
     resuming = resume
     while low < high:
         if resuming:
@@ -459,252 +466,133 @@ def _solve(
     return low
 
 
-@njit(cache=True, nogil=True)
-def _solve_entry(
-    current: int,
-    mask: int,
-    moves: int,
-    weak: bool,
-    table: np.ndarray,
-    hash_shift: int,
-    generation: int,
-    book_keys: np.ndarray,
-    book_scores: np.ndarray,
-    book_max_moves: int,
-    counters: np.ndarray,
-    stack: np.ndarray,
-    resume: bool,
-) -> int:
-    """The score of an unfinished position: the entry point for one position.
-
-    A fresh call (``resume`` false) counts nodes from 0 in ``counters``. If the
-    count reaches ``counters[PAUSE_AT]`` (when positive), the call returns early
-    with ``counters[PAUSED]`` set and a meaningless result; calling again with
-    ``resume`` true (same position, ``counters`` and ``stack``) carries on.
-    ``stack`` is an ``int64`` array of shape ``(MAX_FRAMES, STACK_COLUMNS)``.
-    """
-    counters[PAUSED] = 0
-    if not resume:
-        counters[NODES] = 0
-    return _solve(
-        current,
-        mask,
-        moves,
-        weak,
-        table,
-        hash_shift,
-        generation,
-        book_keys,
-        book_scores,
-        book_max_moves,
-        counters,
-        stack,
-        resume,
-    )
-
-
-@njit(cache=True, nogil=True)
-def _analyze_entry(
-    current: int,
-    mask: int,
-    moves: int,
-    weak: bool,
-    table: np.ndarray,
-    hash_shift: int,
-    generation: int,
-    book_keys: np.ndarray,
-    book_scores: np.ndarray,
-    book_max_moves: int,
-    counters: np.ndarray,
-    stack: np.ndarray,
-    scores: np.ndarray,
-    resume: bool,
-) -> None:
-    """Fill ``scores[c]`` with the score of playing column ``c`` (``INVALID_MOVE`` if full).
-
-    Scores are from the side to move's view, in the same convention as ``solve``.
-    Pauses and resumes as ``solve`` does; ``counters[COLUMN]`` is the column
-    being solved at the pause (the columns before it are already in ``scores``).
-    """
-    counters[PAUSED] = 0
-    first_column = 0
-    if resume:
-        first_column = counters[COLUMN]
-    else:
-        counters[NODES] = 0
-    own_wins = winning_spots(current, mask)
-    for column in range(first_column, WIDTH):
-        move = playable(mask) & column_mask(column)
-        resuming = resume and column == first_column
-        if move == 0:
-            scores[column] = INVALID_MOVE
-        elif own_wins & move:
-            scores[column] = 1 if weak else (CELLS + 1 - moves) // 2
-        else:
-            if not resuming:
-                counters[NODES] += 1
-            score = _solve(
-                current ^ mask,
-                mask | move,
-                moves + 1,
-                weak,
-                table,
-                hash_shift,
-                generation,
-                book_keys,
-                book_scores,
-                book_max_moves,
-                counters,
-                stack,
-                resuming,
-            )
-            if counters[PAUSED]:
-                counters[COLUMN] = column
-                return
-            scores[column] = -score
-
-
 # The entry points. Each exists twice: releasing the GIL (for long solves, so other
 # threads run) and holding it (for a solve's first few thousand nodes, where releasing
 # and taking back the GIL would cost more than the search itself: small solves take
-# a microsecond or two). Pausing and resuming lets one solve use both.
+# a microsecond or two). Pausing and resuming lets one solve use both. One factory
+# makes both pairs, each variant named apart (``kernel_cache.named_variant``).
 
 
-@njit(cache=True, nogil=True)
-def solve(
-    current: int,
-    mask: int,
-    moves: int,
-    weak: bool,
-    table: np.ndarray,
-    hash_shift: int,
-    generation: int,
-    book_keys: np.ndarray,
-    book_scores: np.ndarray,
-    book_max_moves: int,
-    counters: np.ndarray,
-    stack: np.ndarray,
-    resume: bool,
-) -> int:
-    """The score of an unfinished position (``_solve_entry``), releasing the GIL."""
-    return _solve_entry(
-        current,
-        mask,
-        moves,
-        weak,
-        table,
-        hash_shift,
-        generation,
-        book_keys,
-        book_scores,
-        book_max_moves,
-        counters,
-        stack,
-        resume,
-    )
+def _entry_points(release_gil: bool) -> tuple[Any, Any]:
+    """``(solve, analyze)`` compiled to release the GIL or to hold it."""
+    variant = "releasing_gil" if release_gil else "holding_gil"
+
+    @njit(cache=True, nogil=release_gil)
+    @kernel_cache.named_variant(variant)
+    def solve(
+        current: int,
+        mask: int,
+        moves: int,
+        weak: bool,
+        window_low: int,
+        window_high: int,
+        table: np.ndarray,
+        hash_shift: int,
+        generation: int,
+        book_keys: np.ndarray,
+        book_scores: np.ndarray,
+        book_max_moves: int,
+        counters: np.ndarray,
+        stack: np.ndarray,
+        resume: bool,
+    ) -> int:
+        """The score of an unfinished position: the entry point for one position.
+
+        ``window_low`` and ``window_high`` narrow the search as in ``_solve`` (pass
+        ``-CELLS`` and ``CELLS`` for none).
+
+        A fresh call (``resume`` false) counts nodes from 0 in ``counters``. If the
+        count reaches ``counters[PAUSE_AT]`` (when positive), the call returns early
+        with ``counters[PAUSED]`` set and a meaningless result; calling again with
+        ``resume`` true (same position, ``counters`` and ``stack``) carries on.
+        ``stack`` is an ``int64`` array of shape ``(MAX_FRAMES, STACK_COLUMNS)``.
+        """
+        counters[PAUSED] = 0
+        if not resume:
+            counters[NODES] = 0
+        return _solve(
+            current,
+            mask,
+            moves,
+            weak,
+            window_low,
+            window_high,
+            table,
+            hash_shift,
+            generation,
+            book_keys,
+            book_scores,
+            book_max_moves,
+            counters,
+            stack,
+            resume,
+        )
+
+    @njit(cache=True, nogil=release_gil)
+    @kernel_cache.named_variant(variant)
+    def analyze(
+        current: int,
+        mask: int,
+        moves: int,
+        weak: bool,
+        table: np.ndarray,
+        hash_shift: int,
+        generation: int,
+        book_keys: np.ndarray,
+        book_scores: np.ndarray,
+        book_max_moves: int,
+        counters: np.ndarray,
+        stack: np.ndarray,
+        scores: np.ndarray,
+        resume: bool,
+    ) -> None:
+        """Fill ``scores[c]`` with the score of playing column ``c`` (``INVALID_MOVE`` if full).
+
+        Scores are from the side to move's view, in the same convention as ``solve``.
+        Pauses and resumes as ``solve`` does; ``counters[COLUMN]`` is the column
+        being solved at the pause (the columns before it are already in ``scores``).
+        """
+        counters[PAUSED] = 0
+        first_column = 0
+        if resume:
+            first_column = counters[COLUMN]
+        else:
+            counters[NODES] = 0
+        own_wins = winning_spots(current, mask)
+        for column in range(first_column, WIDTH):
+            move = playable(mask) & column_mask(column)
+            resuming = resume and column == first_column
+            if move == 0:
+                scores[column] = INVALID_MOVE
+            elif own_wins & move:
+                scores[column] = 1 if weak else (CELLS + 1 - moves) // 2
+            else:
+                if not resuming:
+                    counters[NODES] += 1
+                score = _solve(
+                    current ^ mask,
+                    mask | move,
+                    moves + 1,
+                    weak,
+                    -CELLS,
+                    CELLS,
+                    table,
+                    hash_shift,
+                    generation,
+                    book_keys,
+                    book_scores,
+                    book_max_moves,
+                    counters,
+                    stack,
+                    resuming,
+                )
+                if counters[PAUSED]:
+                    counters[COLUMN] = column
+                    return
+                scores[column] = -score
+
+    return solve, analyze
 
 
-@njit(cache=True)
-def solve_holding_gil(
-    current: int,
-    mask: int,
-    moves: int,
-    weak: bool,
-    table: np.ndarray,
-    hash_shift: int,
-    generation: int,
-    book_keys: np.ndarray,
-    book_scores: np.ndarray,
-    book_max_moves: int,
-    counters: np.ndarray,
-    stack: np.ndarray,
-    resume: bool,
-) -> int:
-    """``solve`` without releasing the GIL: for a first short chunk."""
-    return _solve_entry(
-        current,
-        mask,
-        moves,
-        weak,
-        table,
-        hash_shift,
-        generation,
-        book_keys,
-        book_scores,
-        book_max_moves,
-        counters,
-        stack,
-        resume,
-    )
-
-
-@njit(cache=True, nogil=True)
-def analyze(
-    current: int,
-    mask: int,
-    moves: int,
-    weak: bool,
-    table: np.ndarray,
-    hash_shift: int,
-    generation: int,
-    book_keys: np.ndarray,
-    book_scores: np.ndarray,
-    book_max_moves: int,
-    counters: np.ndarray,
-    stack: np.ndarray,
-    scores: np.ndarray,
-    resume: bool,
-) -> None:
-    """Every column's score (``_analyze_entry``), releasing the GIL."""
-    _analyze_entry(
-        current,
-        mask,
-        moves,
-        weak,
-        table,
-        hash_shift,
-        generation,
-        book_keys,
-        book_scores,
-        book_max_moves,
-        counters,
-        stack,
-        scores,
-        resume,
-    )
-
-
-@njit(cache=True)
-def analyze_holding_gil(
-    current: int,
-    mask: int,
-    moves: int,
-    weak: bool,
-    table: np.ndarray,
-    hash_shift: int,
-    generation: int,
-    book_keys: np.ndarray,
-    book_scores: np.ndarray,
-    book_max_moves: int,
-    counters: np.ndarray,
-    stack: np.ndarray,
-    scores: np.ndarray,
-    resume: bool,
-) -> None:
-    """``analyze`` without releasing the GIL: for a first short chunk."""
-    _analyze_entry(
-        current,
-        mask,
-        moves,
-        weak,
-        table,
-        hash_shift,
-        generation,
-        book_keys,
-        book_scores,
-        book_max_moves,
-        counters,
-        stack,
-        scores,
-        resume,
-    )
+solve, analyze = _entry_points(release_gil=True)
+solve_holding_gil, analyze_holding_gil = _entry_points(release_gil=False)

@@ -1,42 +1,42 @@
-"""The ``perfect`` Connect Four player: the exact solver plus the opening book.
+"""The ``perfect`` Connect Four player: the exact solver plus the opening books.
 
-On the standard 7x6 board every legal column gets its exact score (from the book
-when it has the position, else solved), and the player takes the best: it never
-turns a win into a draw or loss, nor a draw into a loss; among equal moves it wins
-fastest or loses slowest (the score already says so) and then prefers the centre.
-The choice is deterministic.
+On the standard 7x6 board the player plays, from any legal position, a move of
+the best exact score: it never turns a win into a draw or loss, nor a draw into a
+loss; it wins fastest and loses slowest (in a lost position the longest defence
+is also the one that gives the opponent the most chances to go wrong); among
+equal moves it prefers the centre. The choice is deterministic. In this order:
 
-Before the exact scores, in this order (``strategy`` explains the weak rule):
+- a column that wins at once (the other columns are not scored);
+- from ``EXACT_FROM`` discs on, or where the exact book scores every column:
+  every legal column's exact score (``root_scores_exact``), the best is played;
+- earlier (where seven exact solves are dear): the position's exact score ``s``
+  (one solve), then the children in centre order until one scores ``s`` (one
+  null-window test each; a test that fails proves that column worse, and its
+  bound is reported as an upper bound, ``root_scores_exact`` false).
 
-- the strategy book (``strategy_book``), when it has the position: its value and
-  move, no search at all;
-- a column that wins at once;
-- positions with fewer than ``EXACT_FROM`` discs (too early for every column's
-  exact score to be cheap): the position's win/draw/loss, then one child after
-  another in centre order until one keeps that value (``strategy.decide``). A
-  win proved this way has no known distance: it is reported as the slowest win
-  possible (the same for a loss), with ``root_scores_exact`` false.
+What is known narrows the solve of the position: the strategy book's
+win/draw/loss (a draw needs no solve at all) and the score of this player's
+previous move (the same player's score never drops after a reply, as the score
+counts the winner's discs: the solve tries that score first). One transposition
+table (``PERFECT_TABLE_BITS``) serves the whole game, so each move reuses what
+the previous ones proved.
 
-One transposition table (``PERFECT_TABLE_BITS``) serves the whole game, so each
-move reuses what the previous ones proved; the player also remembers the value
-its last move kept: after a winning move every reply leaves it winning, which
-then needs no solve.
-
-Other board sizes are not supported by the compiled solver: there the player falls
-back to the reference ``AlphaBeta`` engine with the heuristic evaluation under a
-time limit, which is strong but not perfect. The same fallback answers when a 7x6
-position is neither in the book nor solvable within ``node_limit`` nodes -- early
-positions outside the book can take hours to solve. A fallback result says so:
-``solved`` is false (unless the heuristic search proved the result) and ``note`` is
-``NOT_SOLVED`` ("not solved, best heuristic move"); its ``nodes`` and ``elapsed``
-count the whole move, the solver's attempt included.
+There is no node limit by default: on 7x6 every answer is solved. Early
+positions outside the books can take the solver seconds to minutes (see
+docs/connect4.md for the measured figures). A ``node_limit`` may be set (the
+benchmarks do); past it, and on other board sizes (the compiled solver plays
+7x6 only), the player falls back to the reference ``AlphaBeta`` engine with the
+heuristic evaluation under a time limit, strong but not perfect. A fallback
+result says so: ``solved`` is false (unless the heuristic search proved the
+result) and ``note`` is ``NOT_SOLVED`` ("not solved, best heuristic move"); its
+``nodes`` and ``elapsed`` count the whole move, the solver's attempt included.
 
 While the solver works, ``think`` yields a progress result about every
 ``CHUNK_NODES`` nodes (a tenth of a second): ``move=None``, ``complete=False``,
 ``depth=0``, the nodes and seconds so far, and ``note`` "solving column N" (just
-"solving" while the weak rule solves the position itself). The last result is
-the move. ``stop()`` (from any thread) ends the solve at the next chunk;
-the player then answers with a quick heuristic search (depth ``STOPPED_DEPTH``).
+"solving" while the position itself is solved). The last result is the move.
+``stop()`` (from any thread) ends the solve at the next chunk; the player then
+answers with a quick heuristic search (depth ``STOPPED_DEPTH``), marked not solved.
 """
 
 from __future__ import annotations
@@ -44,22 +44,22 @@ from __future__ import annotations
 import time
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from abgames.ai.connect4 import heuristic
 from abgames.ai.connect4.book import Book, load_default_book
-from abgames.ai.connect4.kernel import COLUMN_ORDER, INVALID_MOVE, WIDTH
-from abgames.ai.connect4.players import PERFECT_LEVEL
-from abgames.ai.connect4.solver import (
+from abgames.ai.connect4.constants import (
     CELLS,
     DEFAULT_TABLE_BITS,
-    NodeLimitReached,
-    Position,
-    SolveProgress,
-    Solver,
-    canonical_key,
-    supports,
+    INVALID_MOVE,
+    PERFECT_LEVEL,
+    STRIDE,
+    WIDTH,
 )
-from abgames.ai.connect4.strategy import WIN, Decision, decide_steps, immediate_win, run
+from abgames.ai.connect4.kernel import COLUMN_ORDER
+from abgames.ai.connect4.position import Position, canonical_key
+from abgames.ai.connect4.solver import NodeLimitReached, SolveProgress, Solver, supports
+from abgames.ai.connect4.strategy import LOSS, WIN, run
 from abgames.ai.connect4.strategy_book import StrategyBook, load_default_strategy
 from abgames.ai.player import AIPlayer
 from abgames.games.base import GameState, Move
@@ -71,10 +71,8 @@ from abgames.search.result import NOT_SOLVED, SearchResult
 
 #: Seconds the fallback engine (boards other than 7x6) thinks per move.
 FALLBACK_SECONDS = 3.0
-#: Nodes the solver may spend on one move (about 5 s) before the fallback plays.
-PERFECT_NODE_LIMIT = 25_000_000
 #: Fewest discs for which every column gets its exact score (measured: see
-#: docs/connect4.md); earlier, one value-keeping column is found by weak solves.
+#: docs/connect4.md); earlier, the position's score and one column that keeps it.
 EXACT_FROM = 16
 #: The perfect player's table, kept for the whole game: 2**22 entries = 32 MiB, as
 #: before (a server holds one per game; past the book, positions are small).
@@ -84,6 +82,9 @@ STOPPED_DEPTH = 4
 #: ``22``: a win with the winner's k-th disc scores ``22 - k``.
 _SCORE_BASE = (CELLS + 2) // 2
 _CENTRE_RANK = {column: rank for rank, column in enumerate(COLUMN_ORDER)}
+#: What an exact solve yields between chunks: the position being solved, the report.
+_Step = tuple[Position, SolveProgress]
+_Answer = TypeVar("_Answer")
 
 
 def plies_to_end(score: int, moves: int) -> int:
@@ -128,7 +129,7 @@ class PerfectPlayer(AIPlayer):
         book: Book | str | None = "default",
         strategy: StrategyBook | str | None = "default",
         table_bits: int = PERFECT_TABLE_BITS,
-        node_limit: int | None = PERFECT_NODE_LIMIT,
+        node_limit: int | None = None,
         fallback_seconds: float = FALLBACK_SECONDS,
     ) -> None:
         self.level = level
@@ -137,7 +138,7 @@ class PerfectPlayer(AIPlayer):
         self._book_choice = book
         self._strategy_choice = strategy
         self._strategy: StrategyBook | None = None
-        #: Canonical key of the position after this player's last move -> the value it kept.
+        #: Canonical key of the position after this player's last move -> its exact score.
         self._kept: dict[int, int] = {}
         self._table_bits = table_bits
         self._solver: Solver | None = None
@@ -158,6 +159,11 @@ class PerfectPlayer(AIPlayer):
             self._strategy = strategy
         return self._solver
 
+    def clear(self) -> None:
+        """Forget what earlier moves taught (the table, the last move's score): as new."""
+        self.solver.clear()
+        self._kept = {}
+
     def think(self, state: GameState) -> Iterator[SearchResult]:
         if state.outcome() is not None:
             return
@@ -168,147 +174,44 @@ class PerfectPlayer(AIPlayer):
             yield from self._fallback_search(state, start, 0)
             return
         position = Position.from_state(state)
-        solver = self.solver
-        planned_steps = self._planned_steps(state, position, start)
+        steps = self._exact_steps(state, position, start)
         try:
-            planned = yield from self._planned_progress(planned_steps, position, start)
+            result = yield from self._progress(steps, position, start)
         except NodeLimitReached:
-            yield from self._fallback_search(state, start, self._spent)
-            return
-        finally:
-            planned_steps.close()
-        if planned is not None:
-            yield planned
-            return
-        if self._stopped:
-            yield from self._fallback_search(state, start, self._spent)
-            return
-        steps = solver.analyze_steps(position, node_limit=self.node_limit)
-        try:
-            scores = yield from self._progress(steps, start)
-        except NodeLimitReached:
-            scores = None
+            result = None
         finally:
             steps.close()
-        if scores is None:
-            yield from self._fallback_search(state, start, solver.nodes)
+        if result is None:
+            yield from self._fallback_search(state, start, self._spent)
             return
-        yield self._solved_result(position, scores, solver.nodes, start)
-
-    def _progress(
-        self, steps: Generator[SolveProgress, None, list[int]], start: float
-    ) -> Generator[SearchResult, None, list[int] | None]:
-        """Yield a progress result per chunk of ``steps``; its scores, or ``None`` if stopped."""
-        while True:
-            try:
-                report = next(steps)
-            except StopIteration as done:
-                scores: list[int] = done.value
-                return scores
-            column = "" if report.column is None else f" column {report.column + 1}"
-            yield SearchResult(
-                move=None,
-                score=0,
-                depth=0,
-                nodes=report.nodes,
-                elapsed=time.perf_counter() - start,
-                complete=False,
-                note=f"solving{column}",
-            )
-            if self._stopped:
-                return None
+        yield result
 
     def solve(self, state: ConnectFour) -> SearchResult:
-        """The exact result for ``state``: every column's score and the best column.
+        """The exact result for ``state``: the best column and its exact score.
 
         Raises ``NodeLimitReached`` if the solver needs more than ``node_limit`` nodes.
         """
         start = time.perf_counter()
-        position = Position.from_state(state)
-        planned = self._planned(state, position, start)
-        if planned is not None:
-            return planned
-        scores = self.solver.analyze(position, node_limit=self.node_limit)
-        return self._solved_result(position, scores, self.solver.nodes, start)
+        return run(self._exact_steps(state, Position.from_state(state), start))
 
-    def _solved_result(
-        self, position: Position, scores: list[int], nodes: int, start: float
-    ) -> SearchResult:
-        column = choose_column(scores)
-        self._remember(position, column, scores[column])
-        root_scores: dict[Move, int] = {
-            c: to_search_score(s, position.moves) for c, s in enumerate(scores) if s != INVALID_MOVE
-        }
-        return SearchResult(
-            move=column,
-            score=root_scores[column],
-            depth=plies_to_end(scores[column], position.moves),
-            nodes=nodes,
-            elapsed=time.perf_counter() - start,
-            pv=(column,),
-            root_scores=root_scores,
-            root_scores_exact=True,
-            solved=True,
-        )
-
-    def _planned(self, state: ConnectFour, position: Position, start: float) -> SearchResult | None:
-        """The strategy book's or the weak rule's result; ``None`` where exact scores are due.
-
-        Raises ``NodeLimitReached`` if the weak solves need more than ``node_limit`` nodes.
-        """
-        return run(self._planned_steps(state, position, start))
-
-    def _planned_steps(
-        self, state: ConnectFour, position: Position, start: float
-    ) -> Generator[tuple[Position, SolveProgress], None, SearchResult | None]:
-        """``_planned`` yielding (position being solved, progress) between solve chunks."""
-        self._spent = 0
-        if self._strategy is not None:
-            entry = self._strategy.get(position)
-            if entry is not None:
-                value, column = entry
-                decision = Decision(column, value, {column: value})
-                return self._weak_result(position, decision, 0, start)
-        if (
-            immediate_win(position) is not None
-            or position.moves >= EXACT_FROM
-            or self._book_scores_every_child(position)
-        ):
-            return None
-
-        def value_steps(child: Position) -> Generator[tuple[Position, SolveProgress], None, int]:
-            limit = None if self.node_limit is None else max(1, self.node_limit - self._spent)
-            steps = self.solver.solve_steps(child, weak=True, node_limit=limit)
-            try:
-                while True:
-                    try:
-                        report = next(steps)
-                    except StopIteration as done:
-                        value: int = done.value
-                        return value
-                    yield child, report
-            finally:
-                self._spent += self.solver.nodes
-
-        decision = yield from decide_steps(position, value_steps, self._known_value(state))
-        return self._weak_result(position, decision, self._spent, start)
-
-    def _planned_progress(
-        self,
-        steps: Generator[tuple[Position, SolveProgress], None, SearchResult | None],
-        position: Position,
-        start: float,
+    def _progress(
+        self, steps: Generator[_Step, None, SearchResult], position: Position, start: float
     ) -> Generator[SearchResult, None, SearchResult | None]:
-        """A progress result per chunk of the weak solves; ``None`` if stopped or not planned."""
+        """A progress result per chunk of ``steps``; the answer, or ``None`` if stopped."""
         while True:
             try:
                 solving, report = next(steps)
             except StopIteration as done:
-                result: SearchResult | None = done.value
+                result: SearchResult = done.value
                 return result
-            column = ""
-            if solving.moves > position.moves:
-                column = f" column {((solving.mask ^ position.mask).bit_length() - 1) // 7 + 1}"
+            if report.column is not None:
+                column = f" column {report.column + 1}"
+            elif solving.moves > position.moves:
+                column = (
+                    f" column {((solving.mask ^ position.mask).bit_length() - 1) // STRIDE + 1}"
+                )
+            else:
+                column = ""
             yield SearchResult(
                 move=None,
                 score=0,
@@ -321,6 +224,82 @@ class PerfectPlayer(AIPlayer):
             if self._stopped:
                 return None
 
+    def _left(self) -> int | None:
+        """The nodes the move may still spend (``None``: no limit)."""
+        return None if self.node_limit is None else max(1, self.node_limit - self._spent)
+
+    def _solving(
+        self, solving: Position, steps: Generator[SolveProgress, None, _Answer]
+    ) -> Generator[_Step, None, _Answer]:
+        """Pass on the reports of one solve of ``solving``; count its nodes; its answer."""
+        try:
+            while True:
+                try:
+                    report = next(steps)
+                except StopIteration as done:
+                    answer: _Answer = done.value
+                    return answer
+                yield solving, report
+        finally:
+            steps.close()
+            self._spent += self.solver.nodes
+
+    def _exact_steps(
+        self, state: ConnectFour, position: Position, start: float
+    ) -> Generator[_Step, None, SearchResult]:
+        """The move of the best exact score, yielding (position solved, progress) per chunk.
+
+        Raises ``NodeLimitReached`` past ``node_limit`` nodes.
+        """
+        self._spent = 0
+        solver = self.solver
+        wins = [c for c in range(WIDTH) if position.can_play(c) and position.play(c).won]
+        if wins:
+            score = (CELLS + 1 - position.moves) // 2
+            return self._best_result(position, {c: score for c in wins}, True, start)
+        if position.moves >= EXACT_FROM or self._book_scores_every_child(position):
+            analyzing = solver.analyze_steps(position, node_limit=self._left())
+            scores = yield from self._solving(position, analyzing)
+            exact = {c: s for c, s in enumerate(scores) if s != INVALID_MOVE}
+            return self._best_result(position, exact, True, start)
+        score = yield from self._position_score(state, position)
+        bounds: dict[int, int] = {}
+        for column in COLUMN_ORDER:
+            if not position.can_play(column):
+                continue
+            child = position.play(column)
+            test = solver.solve_steps(child, low=-score, high=1 - score, node_limit=self._left())
+            child_score = yield from self._solving(child, test)
+            if child_score == -score:
+                return self._best_result(position, {column: score, **bounds}, False, start)
+            bounds[column] = -child_score  # the child's score is at least child_score
+        raise AssertionError(f"no column scores {score}: the solver contradicts itself")
+
+    def _position_score(
+        self, state: ConnectFour, position: Position
+    ) -> Generator[_Step, None, int]:
+        """The exact score of ``position``, narrowed by what the books and the last move tell."""
+        low, high = -CELLS, CELLS
+        if self._strategy is not None:
+            entry = self._strategy.get(position)
+            if entry is not None:
+                value = entry[0]  # the sign of the score: a win is at least 1, ...
+                low = low if value == LOSS else value
+                high = high if value == WIN else value
+        guess = self._kept_score(state)
+        if guess is not None and low <= guess < high:
+            low = guess  # a reply never lowers the score of this player's last move
+            test = self.solver.solve_steps(
+                position, low=guess, high=guess + 1, node_limit=self._left()
+            )
+            first = yield from self._solving(position, test)
+            if first == guess:
+                return guess
+            low = first
+        steps = self.solver.solve_steps(position, low=low, high=high, node_limit=self._left())
+        score: int = yield from self._solving(position, steps)
+        return score
+
     def _book_scores_every_child(self, position: Position) -> bool:
         """Whether the exact book holds every child (exact scores cost nothing then)."""
         book = self.solver.book
@@ -329,36 +308,34 @@ class PerfectPlayer(AIPlayer):
         children = [position.play(c) for c in range(WIDTH) if position.can_play(c)]
         return all(child.is_over or book.get(child.key) is not None for child in children)
 
-    def _known_value(self, state: ConnectFour) -> int | None:
-        """The value of ``state`` if this player's last move (just before) kept a win."""
+    def _kept_score(self, state: ConnectFour) -> int | None:
+        """This player's score before the opponent's last move, if it made that move's parent."""
         if not state.moves:
             return None
         parent = Position.parse(state.notation()[:-1])
-        return WIN if self._kept.get(canonical_key(parent.key)) == WIN else None
+        return self._kept.get(canonical_key(parent.key))
 
-    def _remember(self, position: Position, column: int, score: int) -> None:
-        after = position.play(column)
-        self._kept = {canonical_key(after.key): (score > 0) - (score < 0)}
-
-    def _weak_result(
-        self, position: Position, decision: Decision, nodes: int, start: float
+    def _best_result(
+        self, position: Position, scores: dict[int, int], exact: bool, start: float
     ) -> SearchResult:
-        """A result from weak values: a win or loss counts as the slowest possible."""
-        self._remember(position, decision.column, decision.value)
+        """The result playing the best of ``scores`` (column -> solver score; the best is
+        exact, the others exact too if ``exact``, else upper bounds)."""
+        column = choose_column([scores.get(c, INVALID_MOVE) for c in range(WIDTH)])
+        best = scores[column]
+        after = position.play(column)
+        self._kept = {canonical_key(after.key): best}
         root_scores: dict[Move, int] = {
-            column: to_search_score(value, position.moves)
-            for column, value in decision.child_values.items()
+            c: to_search_score(s, position.moves) for c, s in scores.items()
         }
-        score = root_scores[decision.column]
         return SearchResult(
-            move=decision.column,
-            score=score,
-            depth=plies_to_end(decision.value, position.moves),
-            nodes=nodes,
+            move=column,
+            score=root_scores[column],
+            depth=plies_to_end(best, position.moves),
+            nodes=self._spent,
             elapsed=time.perf_counter() - start,
-            pv=(decision.column,),
+            pv=(column,),
             root_scores=root_scores,
-            root_scores_exact=False,
+            root_scores_exact=exact,
             solved=True,
         )
 

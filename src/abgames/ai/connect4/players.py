@@ -7,9 +7,8 @@ levels start without loading the compiler.
 from __future__ import annotations
 
 from abgames.ai.connect4 import heuristic
+from abgames.ai.connect4.constants import PERFECT_LEVEL
 from abgames.ai.player import AIPlayer
-
-PERFECT_LEVEL = "perfect"
 
 
 def make_player(level: str, seed: int | None = None) -> AIPlayer:

@@ -32,8 +32,8 @@ from abgames.ai.connect4.constants import (
     TABLE_ENTRY_BYTES,
     check_table_bits,
 )
-from abgames.games.base import IllegalMoveError
-from abgames.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH, ConnectFour, has_four
+from abgames.ai.connect4.position import Position, canonical_key
+from abgames.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH
 
 if TYPE_CHECKING:
     from abgames.ai.connect4.book import Book
@@ -65,85 +65,6 @@ __all__ = [
     "canonical_key",
     "supports",
 ]
-
-
-@dataclass(frozen=True)
-class Position:
-    """A 7x6 position as the solver sees it: the side to move's discs and all discs.
-
-    ``won`` is true when the last move made four (the side to move has lost).
-    """
-
-    current: int
-    mask: int
-    moves: int
-    won: bool = False
-
-    @classmethod
-    def from_state(cls, state: ConnectFour) -> Position:
-        if (state.width, state.height) != (WIDTH, HEIGHT):
-            raise ValueError(f"the solver plays 7x6 only, not {state.width}x{state.height}")
-        mover = 1 - state.to_move
-        won = bool(state.moves) and has_four(state.discs[mover], state.height)
-        mask = state.discs[0] | state.discs[1]
-        return cls(state.discs[state.to_move], mask, state.ply, won)
-
-    @classmethod
-    def parse(cls, text: str) -> Position:
-        """The position after a move string such as ``"4453"`` (``""`` is the empty board).
-
-        Raises ``NotationError`` for a character that is not a column 1..7 and
-        ``IllegalMoveError`` for a full column or a move after the game was won;
-        the message names the move's position in the string.
-        """
-        return cls.from_state(ConnectFour.from_notation(text))
-
-    @property
-    def key(self) -> int:
-        """A unique 49-bit key (``current + mask``, see ``kernel``)."""
-        return self.current + self.mask
-
-    @property
-    def is_over(self) -> bool:
-        return self.won or self.moves == CELLS
-
-    def can_play(self, column: int) -> bool:
-        return not self.is_over and not self.mask & kernel_top_bit(column)
-
-    def play(self, column: int) -> Position:
-        """The position after the side to move drops a disc in ``column`` (0-based)."""
-        if not self.can_play(column):
-            raise IllegalMoveError(f"column {column + 1} cannot be played here")
-        move = (self.mask + bottom_bit(column)) & column_bits(column)
-        won = has_four(self.current | move, HEIGHT)
-        return Position(self.current ^ self.mask, self.mask | move, self.moves + 1, won)
-
-    def finished_score(self) -> int:
-        """The score of a finished game for the side to move: a loss, or 0 for a full board."""
-        if self.won:
-            return -((CELLS + 2) // 2 - (self.moves + 1) // 2)
-        return 0
-
-
-def bottom_bit(column: int) -> int:
-    return 1 << (column * kernel.STRIDE)
-
-
-def column_bits(column: int) -> int:
-    return ((1 << HEIGHT) - 1) << (column * kernel.STRIDE)
-
-
-def kernel_top_bit(column: int) -> int:
-    return 1 << (HEIGHT - 1 + column * kernel.STRIDE)
-
-
-def canonical_key(key: int) -> int:
-    """The smaller of ``key`` and its mirror image (the book's key of a position)."""
-    mirrored = 0
-    for column in range(WIDTH):
-        part = (key >> (column * kernel.STRIDE)) & kernel.COLUMN_BITS
-        mirrored |= part << ((WIDTH - 1 - column) * kernel.STRIDE)
-    return min(key, mirrored)
 
 
 def supports(width: int, height: int) -> bool:
@@ -332,14 +253,16 @@ class Solver:
             self.nodes = int(counters[kernel.NODES])
             self.elapsed = time.perf_counter() - start
 
-    def _arguments(self, position: Position, weak: bool) -> tuple[Any, ...]:
-        """The arguments ``kernel.solve`` and ``kernel.analyze`` share (``resume`` is last)."""
+    def _arguments(self, position: Position, weak: bool, *window: int) -> tuple[Any, ...]:
+        """The arguments of ``kernel.solve`` (with the ``window``) or ``kernel.analyze``
+        (without), up to ``resume``."""
         keys, scores, book_moves = self._book_arrays()
         return (
             position.current,
             position.mask,
             position.moves,
             weak,
+            *window,
             self.table,
             64 - self.table_bits,
             self._generation,
@@ -351,9 +274,13 @@ class Solver:
         )
 
     def _solve_entry(
-        self, position: Position, weak: bool
+        self, position: Position, weak: bool, low: int | None, high: int | None
     ) -> tuple[KernelEntry, KernelEntry, tuple[Any, ...], bool]:
-        arguments = self._arguments(position, weak)
+        window_low = -CELLS if low is None else low
+        window_high = CELLS if high is None else high
+        if window_low > window_high:
+            raise ValueError(f"an empty window: low {low} > high {high}")
+        arguments = self._arguments(position, weak, window_low, window_high)
         return kernel.solve_holding_gil, kernel.solve, arguments, False
 
     def _analyze_entry(
@@ -378,29 +305,46 @@ class Solver:
         position: Position,
         *,
         weak: bool = False,
+        low: int | None = None,
+        high: int | None = None,
         node_limit: int | None = None,
         progress: ProgressCallback | None = None,
     ) -> int:
         """The score of ``position`` for the side to move (exact, or its sign if ``weak``).
 
+        ``low`` and ``high`` (either may be left out) narrow the search to scores
+        in ``[low, high]``, which saves work when the score is known to lie there.
+        The answer is the score if it lies in the window; if below, ``low``; if
+        above, a lower bound of the score that is at least ``high``. So with
+        ``high = low + 1`` the call is one test: the result is ``low`` exactly when
+        the score is at most ``low``. A finished game gives its score, unclamped.
+
         ``progress`` is called between chunks (every ``chunk_nodes`` nodes) in the
         calling thread. Raises ``NodeLimitReached`` if ``node_limit`` nodes do not
         suffice and ``SolveStopped`` after ``stop()`` (the table keeps what was
-        learnt, so a retry starts ahead).
+        learnt, so a retry starts ahead); ``ValueError`` if ``low > high``.
         """
+        entry = self._solve_entry(position, weak, low, high)
         if position.is_over:
             self._finished(node_limit)
             return self._finished_score(position, weak)
-        return int(self._run(self._solve_entry(position, weak), node_limit, progress))
+        return int(self._run(entry, node_limit, progress))
 
     def solve_steps(
-        self, position: Position, *, weak: bool = False, node_limit: int | None = None
+        self,
+        position: Position,
+        *,
+        weak: bool = False,
+        low: int | None = None,
+        high: int | None = None,
+        node_limit: int | None = None,
     ) -> Generator[SolveProgress, None, int]:
         """``solve`` as a generator: a ``SolveProgress`` between chunks, the score at the end."""
+        entry = self._solve_entry(position, weak, low, high)
         if position.is_over:
             self._finished(node_limit)
             return self._finished_score(position, weak)
-        return int((yield from self._steps(self._solve_entry(position, weak), node_limit)))
+        return int((yield from self._steps(entry, node_limit)))
 
     def analyze_steps(
         self, position: Position, *, weak: bool = False, node_limit: int | None = None

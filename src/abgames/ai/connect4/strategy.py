@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from abgames.ai.connect4.kernel import COLUMN_ORDER
-from abgames.ai.connect4.solver import Position
+from abgames.ai.connect4.position import Position
 
 WIN, DRAW, LOSS = 1, 0, -1
 

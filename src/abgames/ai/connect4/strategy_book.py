@@ -40,9 +40,9 @@ from pathlib import Path
 
 import numpy as np
 
-from abgames.ai.connect4 import kernel
 from abgames.ai.connect4.book import BookError, pack_image, read_image, save_image, unpack_image
-from abgames.ai.connect4.solver import Position, canonical_key
+from abgames.ai.connect4.constants import WIDTH
+from abgames.ai.connect4.position import Position, canonical_key, mirrored
 
 MAGIC = b"C4ST"
 VERSION = 1
@@ -51,18 +51,14 @@ DEFAULT_STRATEGY_NAME = "strategy-7x6.bin"
 _COLUMN_BITS = 3
 _COLUMN_MASK = (1 << _COLUMN_BITS) - 1
 #: The largest entry byte: a win (2 << 3) in the last column.
-_MAX_ENTRY = (2 << _COLUMN_BITS) | (kernel.WIDTH - 1)
+_MAX_ENTRY = (2 << _COLUMN_BITS) | (WIDTH - 1)
 
 
 def pack(value: int, column: int) -> int:
     """The entry byte of a weak ``value`` (-1/0/1) and a ``column`` (0-based)."""
-    if value not in (-1, 0, 1) or not 0 <= column < kernel.WIDTH:
+    if value not in (-1, 0, 1) or not 0 <= column < WIDTH:
         raise ValueError(f"no entry for value {value}, column {column}")
     return (value + 1) << _COLUMN_BITS | column
-
-
-def mirrored(column: int) -> int:
-    return kernel.WIDTH - 1 - column
 
 
 @dataclass(frozen=True)
@@ -102,23 +98,6 @@ class StrategyBook:
         return cls(keys, entries, max_moves)
 
 
-def position_of_key(key: int) -> Position:
-    """The unfinished position whose key (``current + mask``) is ``key``.
-
-    A column of ``h`` discs with the side to move's discs ``c`` (as bits from the
-    bottom) contributes ``2**h - 1 + c``, a number from ``2**h - 1`` to ``2**(h+1) - 2``:
-    ``h`` and ``c`` follow from it.
-    """
-    current = mask = 0
-    for column in range(kernel.WIDTH):
-        bits = (key >> (column * kernel.STRIDE)) & kernel.COLUMN_BITS
-        height = (bits + 1).bit_length() - 1
-        filled = (1 << height) - 1
-        mask |= filled << (column * kernel.STRIDE)
-        current |= (bits - filled) << (column * kernel.STRIDE)
-    return Position(current, mask, mask.bit_count())
-
-
 def dumps(book: StrategyBook) -> bytes:
     """The file image of ``book`` (see the module docstring)."""
     return pack_image(
@@ -135,9 +114,7 @@ def loads(data: bytes, source: str = "strategy book") -> StrategyBook:
     """Parse and verify a strategy book image; ``BookError`` names the first problem found."""
     keys, values, max_moves = unpack_image(data, MAGIC, VERSION, "strategy book", source)
     entries = np.frombuffer(values, dtype=np.uint8).copy()
-    if len(entries) and (
-        np.any(entries > _MAX_ENTRY) or np.any((entries & _COLUMN_MASK) >= kernel.WIDTH)
-    ):
+    if len(entries) and (np.any(entries > _MAX_ENTRY) or np.any((entries & _COLUMN_MASK) >= WIDTH)):
         raise BookError(f"{source}: an entry that is no value and column")
     return StrategyBook(keys, entries, max_moves)
 

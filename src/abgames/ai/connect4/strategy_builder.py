@@ -38,9 +38,10 @@ from abgames.ai.connect4.book_builder import _read_work as read_exact_work
 from abgames.ai.connect4.book_builder import _work_lines as read_work_lines
 from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
 from abgames.ai.connect4.perfect import choose_column
-from abgames.ai.connect4.solver import CELLS, Position, Solver, canonical_key
+from abgames.ai.connect4.position import Position, canonical_key, mirrored, unfinished_children
+from abgames.ai.connect4.solver import CELLS, Solver
 from abgames.ai.connect4.strategy import WIN, Decision, decide
-from abgames.ai.connect4.strategy_book import StrategyBook, mirrored, save
+from abgames.ai.connect4.strategy_book import StrategyBook, save
 from abgames.arguments import integer
 from abgames.files import open_output
 
@@ -213,7 +214,7 @@ def build_strategy(
     root_position = Position.parse(root)
     last_ply = root_position.moves + plies
     frontier: dict[str, int | None] = {root: None}
-    frontier.update({moves: None for moves in _replies(root, root_position)})
+    frontier.update({moves: None for moves in unfinished_children(root, root_position)})
     decisions: dict[int, tuple[int, int]] = {}
     pool = (
         multiprocessing.get_context("fork").Pool(jobs, _init_worker, (table_bits,))
@@ -275,7 +276,7 @@ def build_strategy(
                         continue
                     hint = WIN if decision.value == WIN else None
                     after_moves = moves + str(decision.column + 1)
-                    for reply in _replies(after_moves, after):
+                    for reply in unfinished_children(after_moves, after):
                         frontier[reply] = hint
                 # A transposition or mirror image met again was skipped above: its
                 # replies are (mirror images of) the replies of the one decided.
@@ -289,15 +290,6 @@ def build_strategy(
     save(book, output)
     log(f"strategy book: {len(book)} positions up to {book.max_moves} discs -> {output}")
     return book
-
-
-def _replies(moves: str, position: Position) -> Iterable[str]:
-    """The move strings of every unfinished position one move after ``position``."""
-    for column in range(WIDTH):
-        if position.can_play(column):
-            child = position.play(column)
-            if not child.is_over:
-                yield moves + str(column + 1)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from abgames.ai.levels import DEFAULT_LEVEL, LEVELS, make_player
+from abgames.ai.levels import DEFAULT_LEVEL, HINT_LEVEL, LEVELS, PERFECT_LEVEL, make_player
 from abgames.ai.player import AIPlayer
 from abgames.games import ConnectFour, GameState, Gomoku, IllegalMoveError, Move
 from abgames.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH
@@ -31,8 +31,6 @@ PlayerFactory = Callable[[str, str, "int | None"], AIPlayer]
 Clock = Callable[[], float]
 
 GAME_TITLES = {"tictactoe": "Tic-tac-toe", "connect4": "Connect Four", "gomoku": "Gomoku"}
-#: The level that proves the result; its search may report nothing until it is done.
-PERFECT_LEVEL = "perfect"
 #: Said of a ``perfect`` move whose search fell back to the heuristic (``solved`` is false).
 NOT_SOLVED = "not solved, best heuristic move"
 
@@ -334,7 +332,7 @@ class GameSession:
         if self.hint is not None and self.hint_ply == self.match.state.ply:
             return True
         self._invalidate()
-        self._start_search(HINT, DEFAULT_LEVEL[self.match.game])
+        self._start_search(HINT, HINT_LEVEL[self.match.game])
         self.note = "Looking for a hint…"
         return True
 
@@ -408,7 +406,7 @@ class GameSession:
         """The search to draw: the hint for this position, else the last AI move's search."""
         state = self.match.state
         if self.hint is not None and self.hint_ply == state.ply:
-            return Analysis(self.hint, state.copy(), True, DEFAULT_LEVEL[self.match.game])
+            return Analysis(self.hint, state.copy(), True, HINT_LEVEL[self.match.game])
         if not include_last_ai:
             return None
         analyses = self.match.analyses

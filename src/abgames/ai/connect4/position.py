@@ -1,0 +1,133 @@
+"""A 7x6 Connect Four position as the solver and its books see it (no numba here).
+
+Bitboards in the layout of ``abgames.games.connect4`` (``kernel`` draws it): bit
+``row + column * STRIDE``, a guard bit on top of each column. A position is the
+side to move's discs (``current``) and all discs (``mask``); ``current + mask`` is
+its unique 49-bit key (``kernel`` explains why), and the smaller of a key and its
+mirror image is the *canonical* key the books store, so one entry serves both.
+
+``solver``, ``book``, ``strategy_book`` and the builders import this module, which
+imports none of them: positions and keys have one home.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from abgames.ai.connect4.constants import CELLS, COLUMN_BITS, HEIGHT, STRIDE, WIDTH
+from abgames.games.base import IllegalMoveError
+from abgames.games.connect4 import ConnectFour, has_four
+
+
+@dataclass(frozen=True)
+class Position:
+    """A 7x6 position: the side to move's discs, all discs, the number of discs.
+
+    ``won`` is true when the last move made four (the side to move has lost).
+    """
+
+    current: int
+    mask: int
+    moves: int
+    won: bool = False
+
+    @classmethod
+    def from_state(cls, state: ConnectFour) -> Position:
+        """The position of a 7x6 game (``ValueError`` for another board size)."""
+        if (state.width, state.height) != (WIDTH, HEIGHT):
+            raise ValueError(f"the solver plays 7x6 only, not {state.width}x{state.height}")
+        mover = 1 - state.to_move
+        won = bool(state.moves) and has_four(state.discs[mover], state.height)
+        mask = state.discs[0] | state.discs[1]
+        return cls(state.discs[state.to_move], mask, state.ply, won)
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """The position after a move string such as ``"4453"`` (``""`` is the empty board).
+
+        Raises ``NotationError`` for a character that is not a column 1..7 and
+        ``IllegalMoveError`` for a full column or a move after the game was won;
+        the message names the move's position in the string.
+        """
+        return cls.from_state(ConnectFour.from_notation(text))
+
+    @property
+    def key(self) -> int:
+        """A unique 49-bit key (``current + mask``, see ``kernel``)."""
+        return self.current + self.mask
+
+    @property
+    def is_over(self) -> bool:
+        return self.won or self.moves == CELLS
+
+    def can_play(self, column: int) -> bool:
+        return not self.is_over and not self.mask & top_bit(column)
+
+    def play(self, column: int) -> Position:
+        """The position after the side to move drops a disc in ``column`` (0-based)."""
+        if not self.can_play(column):
+            raise IllegalMoveError(f"column {column + 1} cannot be played here")
+        move = (self.mask + bottom_bit(column)) & column_bits(column)
+        won = has_four(self.current | move, HEIGHT)
+        return Position(self.current ^ self.mask, self.mask | move, self.moves + 1, won)
+
+    def finished_score(self) -> int:
+        """The score of a finished game for the side to move: a loss, or 0 for a full board."""
+        if self.won:
+            return -((CELLS + 2) // 2 - (self.moves + 1) // 2)
+        return 0
+
+
+def bottom_bit(column: int) -> int:
+    return 1 << (column * STRIDE)
+
+
+def column_bits(column: int) -> int:
+    return ((1 << HEIGHT) - 1) << (column * STRIDE)
+
+
+def top_bit(column: int) -> int:
+    return 1 << (HEIGHT - 1 + column * STRIDE)
+
+
+def mirrored(column: int) -> int:
+    """The column that ``column`` (0-based) becomes in the mirror image."""
+    return WIDTH - 1 - column
+
+
+def canonical_key(key: int) -> int:
+    """The smaller of ``key`` and its mirror image (the books' key of a position)."""
+    reflected = 0
+    for column in range(WIDTH):
+        part = (key >> (column * STRIDE)) & COLUMN_BITS
+        reflected |= part << (mirrored(column) * STRIDE)
+    return min(key, reflected)
+
+
+def position_of_key(key: int) -> Position:
+    """The unfinished position whose key (``current + mask``) is ``key``.
+
+    A column of ``h`` discs with the side to move's discs ``c`` (as bits from the
+    bottom) contributes ``2**h - 1 + c``, a number from ``2**h - 1`` to ``2**(h+1) - 2``:
+    ``h`` and ``c`` follow from it.
+    """
+    current = mask = 0
+    for column in range(WIDTH):
+        bits = (key >> (column * STRIDE)) & COLUMN_BITS
+        height = (bits + 1).bit_length() - 1
+        filled = (1 << height) - 1
+        mask |= filled << (column * STRIDE)
+        current |= (bits - filled) << (column * STRIDE)
+    return Position(current, mask, mask.bit_count())
+
+
+def unfinished_children(moves: str, position: Position) -> Iterator[str]:
+    """The move strings of every unfinished position one move after ``position``.
+
+    ``moves`` is the move string of ``position``; a move that wins or fills the
+    board ends the game and is left out (its score needs no solve).
+    """
+    for column in range(WIDTH):
+        if position.can_play(column) and not position.play(column).is_over:
+            yield moves + str(column + 1)
