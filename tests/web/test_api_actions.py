@@ -288,14 +288,6 @@ def test_an_imported_game_with_the_ai_to_move_gets_its_move(c: TestClient) -> No
 JSON_BODY = {"Content-Type": "application/json"}
 
 
-def test_a_version_1_tictactoe_save_imports_as_the_same_game(c: TestClient) -> None:
-    # Version 1 counted rows from the top: its a1 is the top-left cell, today's a3.
-    data = c.post("/api/games/import", content=json.dumps(GOOD), headers=JSON_BODY).json()
-    moves = data["state"]["moves"]
-    assert moves == [{"move": 0, "text": "a3"}, {"move": 4, "text": "b2"}]
-    record = c.get(url(data["id"], "record"), headers={"X-Game-Secret": data["secret"]}).json()
-    assert record["version"] == 2 and record["moves"] == ["a3", "b2"]
-
 GOOD = {
     "format": "abgames-game",
     "version": 1,
@@ -305,6 +297,15 @@ GOOD = {
     "players": ["human", "human"],
     "levels": [None, None],
 }
+
+
+def test_a_version_1_tictactoe_save_imports_as_the_same_game(c: TestClient) -> None:
+    # Version 1 counted rows from the top: its a1 is the top-left cell, today's a3.
+    data = c.post("/api/games/import", content=json.dumps(GOOD), headers=JSON_BODY).json()
+    moves = data["state"]["moves"]
+    assert moves == [{"move": 0, "text": "a3"}, {"move": 4, "text": "b2"}]
+    record = c.get(url(data["id"], "record"), headers={"X-Game-Secret": data["secret"]}).json()
+    assert record["version"] == 2 and record["moves"] == ["a3", "b2"]
 
 
 @pytest.mark.parametrize(
