@@ -113,10 +113,12 @@ BODY_COLOURS = (
 )
 
 
+@pytest.mark.parametrize("scheme", ["dark", "light"])
 def test_learn_fits_a_phone_in_the_dark_theme_of_the_game_page(
-    open_learn: Callable[..., Page],
+    open_learn: Callable[..., Page], scheme: str
 ) -> None:
-    page = open_learn(**PHONE)
+    # Whatever the system prefers, /learn looks as / does (both dark).
+    page = open_learn(**PHONE, color_scheme=scheme)
     colours = page.evaluate(BODY_COLOURS)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
     for select in ("#game", "#method", "#compare"):
