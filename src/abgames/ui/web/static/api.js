@@ -74,6 +74,7 @@ export class GameClient {
   resign() { return this.call("POST", "/resign", {}); }
   offer(kind) { return this.call("POST", "/offer", { kind }); }
   answer(accept) { return this.call("POST", "/answer", { accept }); }
+  review() { return this.call("POST", "/review", {}); }
   undo() { return this.call("POST", "/undo", {}); }
   hint() { return this.call("POST", "/hint", {}); }
   moveNow() { return this.call("POST", "/move-now", {}); }

@@ -10,6 +10,7 @@ import { NewGameForm } from "./newgame.js";
 import { renderAnalysis } from "./panel-analysis.js";
 import { copyText, movesText, renderMoves } from "./panel-moves.js";
 import { renderProgress } from "./panel-progress.js";
+import { marksByPly, positionAt, renderReview } from "./panel-review.js";
 import { PeoplePanel } from "./people.js";
 import * as storage from "./storage.js";
 
@@ -47,6 +48,7 @@ class Controller {
     this.renderedId = null;
     this.note = null; // {text, version}: a remark on the status line until the state changes
     this.you = null; // this page's seat in a game between devices (null: every person's seat)
+    this.viewPly = null; // the move shown when looking back through the game (null: live)
   }
 
   async start() {
@@ -91,6 +93,12 @@ class Controller {
     $("#load").addEventListener("click", () => $("#load-file").click());
     $("#load-file").addEventListener("change", (event) => this.load(event.target));
     $("#copy-moves").addEventListener("click", () => this.copyMoves());
+    $("#review-start").addEventListener("click", () => this.act(() => this.client.review()));
+    $("#step-first").addEventListener("click", () => this.go(0));
+    $("#step-back").addEventListener("click", () => this.go(this.shownPly() - 1));
+    $("#step-forward").addEventListener("click", () => this.go(this.shownPly() + 1));
+    $("#step-live").addEventListener("click", () => this.go(null));
+    document.addEventListener("keydown", (event) => this.stepKey(event));
     const toggles = ["show-analysis", "show-numbers", "show-forbidden"];
     const preferences = storage.preferences();
     for (const id of toggles) {
@@ -167,6 +175,7 @@ class Controller {
     this.stopStream();
     this.client = client;
     this.you = null;
+    this.viewPly = null;
     this.state = null;
     this.progress = null;
     this.queuePosition = null;
@@ -266,6 +275,9 @@ class Controller {
     } else if (kind === "queued") {
       this.queuePosition = data.position;
       this.drawProgress();
+    } else if (kind === "review" && this.state) {
+      this.state = { ...this.state, review: { status: "running", done: data.done, total: data.total, result: null } };
+      this.drawReview();
     }
   }
 
@@ -333,17 +345,44 @@ class Controller {
     };
   }
 
+  /** The move shown on the board: ``viewPly``, or the last one when live. */
+  shownPly() {
+    return this.viewPly ?? (this.state ? this.state.moves.length : 0);
+  }
+
+  /** Show the position after ``ply`` moves (read-only), or the live game (null or the last). */
+  go(ply) {
+    if (!this.state) return;
+    const last = this.state.moves.length;
+    this.viewPly = ply === null || ply >= last ? null : Math.max(0, ply);
+    this.draw();
+  }
+
+  /** ← → Home End step through the game, except on the board (its cursor) and in fields. */
+  stepKey(event) {
+    if (!this.state || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (target.closest && (target.closest("#board, input, select, textarea, dialog[open]"))) return;
+    const steps = { ArrowLeft: this.shownPly() - 1, ArrowRight: this.shownPly() + 1, Home: 0, End: null };
+    if (!(event.key in steps)) return;
+    event.preventDefault();
+    this.go(steps[event.key]);
+  }
+
   draw() {
     const state = this.state;
     if (!state) return;
     const view = VIEWS[state.game];
-    const svg = view.render(state, this.overlay());
+    const reviewing = this.viewPly !== null;
+    const shown = reviewing ? positionAt(state, this.viewPly) : state;
+    const svg = view.render(shown, reviewing ? this.reviewOverlay() : this.overlay());
     this.renderedId = state.id;
     this.renderedMoves = state.moves.length;
     const board = $("#board");
     board.replaceChildren(svg);
     board.dataset.game = state.game;
     board.dataset.status = state.status;
+    board.dataset.viewPly = reviewing ? String(this.viewPly) : "live";
     board.dataset.version = state.version;
     board.dataset.moves = state.moves.length;
     this.markCellSize();
@@ -351,7 +390,12 @@ class Controller {
     this.setStatus(this.statusText());
     this.drawProgress();
     renderAnalysis($("#analysis"), state, $("#show-analysis").checked);
-    renderMoves($("#move-list"), state);
+    renderMoves($("#move-list"), state, {
+      current: this.viewPly,
+      marks: marksByPly(state),
+      onGo: (ply) => this.go(ply),
+    });
+    this.drawReview();
     this.people.render(state, {
       you: this.you,
       readOnly: this.client.readOnly,
@@ -359,6 +403,44 @@ class Controller {
       watchLink: storage.linkTo("watch", state.id),
     });
     this.updateButtons();
+  }
+
+  /** The board's overlay when looking back: the review's best move there, nothing to play. */
+  reviewOverlay() {
+    const review = this.state.review && this.state.review.result;
+    const entry = review ? review.positions[this.viewPly] : null;
+    return {
+      legal: new Set(),
+      analysis: null,
+      hint: entry && entry.best !== null ? entry.best : null,
+      numbers: $("#show-numbers").checked,
+      forbidden: [],
+      cursor: null,
+      animate: false,
+    };
+  }
+
+  drawReview() {
+    const state = this.state;
+    if (!state) return;
+    renderReview($("#review"), state, {
+      viewPly: this.viewPly,
+      readOnly: this.client.readOnly,
+      onGo: (ply) => this.go(ply),
+    });
+    const last = state.moves.length;
+    const shown = this.shownPly();
+    $("#step-first").disabled = shown === 0;
+    $("#step-back").disabled = shown === 0;
+    $("#step-forward").disabled = shown >= last;
+    $("#step-live").disabled = this.viewPly === null;
+    const viewing = $("#viewing");
+    viewing.hidden = this.viewPly === null;
+    if (this.viewPly !== null) {
+      const mark = marksByPly(state).get(this.viewPly - 1);
+      const move = this.viewPly ? `after ${state.moves[this.viewPly - 1].text}` : "the start";
+      viewing.textContent = `Looking back: move ${this.viewPly} of ${last} (${move}).${mark ? ` ${mark.by} ${mark.text}.` : ""}`;
+    }
   }
 
   /** The invitation link of a friend game this browser created, while its seat is free. */
@@ -373,7 +455,9 @@ class Controller {
     const board = $("#board");
     if (!this.state) return;
     const cells = this.state.board.width + (this.state.game === "gomoku" ? 1.2 : 0.6);
-    board.classList.toggle("small-cells", board.clientWidth / cells < MIN_SCORE_CELL_PX);
+    // The drawing is centred in the board's column and may be narrower than it.
+    const drawing = board.querySelector("svg") || board;
+    board.classList.toggle("small-cells", drawing.clientWidth / cells < MIN_SCORE_CELL_PX);
   }
 
   drawProgress() {
@@ -434,6 +518,7 @@ class Controller {
     } else {
       text = `${mover} to move.`;
     }
+    if (this.viewPly !== null) text = `Looking back at move ${this.viewPly} of ${state.moves.length} · ${text}`;
     if (this.client.readOnly) text = `Watching · ${text}`;
     if (state.message) text += ` ${state.message}`;
     if (this.note && this.note.version === state.version) text += ` ${this.note.text}`;
@@ -529,6 +614,10 @@ class Controller {
 
   play(move) {
     if (!this.state || move === null || move === undefined || Number.isNaN(move)) return;
+    if (this.viewPly !== null) {
+      this.remark("You are looking back through the game: press Live to play.");
+      return;
+    }
     if (this.client.readOnly) {
       this.remark("You are watching: you cannot move.");
       return;
