@@ -194,8 +194,9 @@ def _marks(
         better = positions[ply].best if positions[ply].best != move else None
         was, now = _result_class(before), _result_class(after)
         mark: Mark | None = None
+        exact = positions[ply].solved and positions[ply + 1].solved
         if not gomoku:
-            if now < was:
+            if exact and now < was:
                 kind = THREW_WIN if was == 1 else THREW_DRAW
                 lost = "a loss" if now == -1 else "a draw"
                 kept = "the win" if was == 1 else "the draw"
