@@ -165,16 +165,15 @@ def people_of(text: str) -> dict[str, Any]:
 
 
 def record_is_over(record: dict[str, Any]) -> bool:
-    """Whether the save-file record's moves end the game (a win or a full board)."""
-    from abgames.match import new_state  # the store is loaded before the games are needed
+    """Whether the save-file record's moves end the game (a win or a full board), read
+    as its save-format version says."""
+    from abgames.match import HUMAN, Match  # the store is loaded before the games are needed
 
     try:
-        state = new_state(str(record["game"]), **dict(record.get("options") or {}))
-        for text in record.get("moves") or ():
-            state.play(state.parse_move(str(text)))
+        humans = dict(record, players=[HUMAN, HUMAN], levels=[None, None])
+        return Match.from_record(humans).is_over
     except (KeyError, TypeError, ValueError):
         return False
-    return state.outcome() is not None
 
 
 @dataclass(frozen=True)
