@@ -226,6 +226,35 @@ def shoot_people(browser: Any, base: str, output: Path) -> list[Path]:
     return paths
 
 
+#: The reviewed game: Black's four h8-k8 left open by White, then a five missed.
+REVIEW_MOVES = "h8 g8 i8 h9 j8 i9 k8 j9 g9 k9 l9 l8 m7"
+
+
+def shoot_review(browser: Any, base: str, output: Path) -> Path:
+    """A Gomoku game reviewed by the engine, looking back at its first marked move."""
+    game = {"game": "gomoku", "mode": "human-human"}
+    created = create(base, game)
+    page = browser.new_context(base_url=base, viewport=DESKTOP).new_page()
+    page.goto("/static/favicon.svg")
+    page.evaluate(
+        "([id, secret]) => localStorage.setItem('abgames:secrets', JSON.stringify({[id]: secret}))",
+        [created["id"], created["secret"]],
+    )
+    page.goto(f"/#g={created['id']}")
+    page.wait_for_selector("#board svg", timeout=WAIT_MS)
+    for index, text in enumerate(REVIEW_MOVES.split()):
+        page.click(f"#board [data-move='{move_number(game, text)}']")
+        page.wait_for_selector(f"#board[data-moves='{index + 1}']", timeout=WAIT_MS)
+    page.click("#review-start")
+    page.wait_for_selector("#review-marks li", timeout=WAIT_MS)
+    page.locator("#review-marks .mark-link").first.click()
+    page.mouse.move(0, 0)
+    path = output / "web-review.png"
+    page.screenshot(path=str(path))
+    page.context.close()
+    return path
+
+
 def main(argv: list[str]) -> int:
     from playwright.sync_api import sync_playwright
 
@@ -243,6 +272,7 @@ def main(argv: list[str]) -> int:
             print(shoot(browser, base, scene, output))
         for path in shoot_people(browser, base, output):
             print(path)
+        print(shoot_review(browser, base, output))
         browser.close()
     return 0
 

@@ -6,7 +6,7 @@ is worse is marked. Tic-tac-toe and Connect Four are reviewed exactly (the ``per
 players: a win thrown to a draw or a loss, a draw thrown to a loss, with the move that
 kept it). Gomoku is searched to a fixed depth with the engine's threat solvers at the
 root: a forced win missed or allowed is named by the solvers ("missed a forced win (VCF
-in 7)"), and a large fall of the score at that depth is a mistake.
+in 7)"), and a large fall of the score at that depth, to below even, is a mistake.
 
 ``Review.to_json`` is what the web app stores with the game and shows (docs/web.md).
 """
@@ -31,8 +31,10 @@ GOMOKU_SETTINGS_LEVEL = "hard"
 #: Gomoku: the solvers' reach when naming a forced win (attacker moves, nodes).
 SOLVER_DEPTH = 12
 SOLVER_NODES = 200_000
-#: Gomoku: a fall of the mover's score by this much at ``GOMOKU_DEPTH`` is a mistake.
-GOMOKU_SWING = 500
+#: Gomoku: a fall of the mover's score by this much at ``GOMOKU_DEPTH``, to below even, is
+#: a mistake. (The depth's scores swing by several hundred between consecutive positions
+#: from the side to move's tempo alone, so a smaller fall says little.)
+GOMOKU_SWING = 1000
 #: The evaluation graph: a heuristic score ``s`` is drawn at ``tanh(s / GRAPH_SCALE)``.
 GRAPH_SCALE = 1000.0
 
@@ -211,7 +213,7 @@ def _marks(
             threat = _threat(state)
             state.undo()
             mark = Mark(ply, ALLOWED_WIN, f"allowed a forced win ({threat})", better)
-        elif was == now == 0 and before - after >= GOMOKU_SWING:
+        elif was == now == 0 and before - after >= GOMOKU_SWING and after < 0:
             text = f"a mistake: {describe(before)} before, {describe(after)} after"
             mark = Mark(ply, MISTAKE, text, better)
         if mark is not None:

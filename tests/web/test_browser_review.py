@@ -36,6 +36,7 @@ def test_the_move_list_and_the_arrow_keys_step_through_the_game(new_page: Any) -
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#board[data-view-ply='1']")
     assert pieces(page) == 1
+    assert page.locator("#status").inner_text().startswith("Looking back at move 1 of 5: O to move")
     page.keyboard.press("Home")
     page.wait_for_selector("#board[data-view-ply='0']")
     assert pieces(page) == 0

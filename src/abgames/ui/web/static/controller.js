@@ -518,7 +518,10 @@ class Controller {
     } else {
       text = `${mover} to move.`;
     }
-    if (this.viewPly !== null) text = `Looking back at move ${this.viewPly} of ${state.moves.length} · ${text}`;
+    if (this.viewPly !== null) {
+      const mover = playerName(state.game, this.viewPly % 2);
+      text = `Looking back at move ${this.viewPly} of ${state.moves.length}: ${mover} to move. Live returns to the game.`;
+    }
     if (this.client.readOnly) text = `Watching · ${text}`;
     if (state.message) text += ` ${state.message}`;
     if (this.note && this.note.version === state.version) text += ` ${this.note.text}`;

@@ -72,9 +72,11 @@ export function renderReview(card, state, { viewPly, readOnly, onGo }) {
   $("#review-graph").replaceChildren();
   $("#review-marks").replaceChildren();
   if (!result) return;
-  $("#review-note").textContent = result.marks.length
-    ? `${result.method === "exact" ? "Exact" : "Threat solvers and a fixed depth"}: ${result.marks.length} ${result.marks.length === 1 ? "move" : "moves"} changed the result.`
-    : `${result.method === "exact" ? "Exact" : "Threat solvers and a fixed depth"}: no move changed the result.`;
+  const how = result.method === "exact" ? "Exact" : "Threat solvers and a fixed depth";
+  const count = result.marks.length;
+  $("#review-note").textContent = count
+    ? `${how}: ${count} ${count === 1 ? "move" : "moves"} marked.`
+    : `${how}: no move changed the result.`;
   $("#review-graph").appendChild(graph(result, viewPly ?? state.moves.length, onGo));
   for (const mark of result.marks) {
     const item = document.createElement("li");
