@@ -4,7 +4,7 @@ the moves that changed the result marked, stored with the game, shown to watcher
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
