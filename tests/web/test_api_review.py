@@ -23,7 +23,7 @@ def url(game_id: str, action: str = "") -> str:
 
 
 def played(
-    c: TestClient, game: str, moves: list[int | str], **body: Any
+    c: TestClient, game: str, moves: Sequence[int | str], **body: Any
 ) -> tuple[str, dict[str, str]]:
     """A game on one device with ``moves`` played (numbers or texts)."""
     game_id, headers, _ = create(c, game=game, mode="human-human", **body)
