@@ -62,7 +62,7 @@ from statistics import median, quantiles
 from typing import IO, Any
 
 from abgames.ai.gomoku.engine import GomokuEngine, SolverResult
-from abgames.ai.gomoku.search import S_VCF_NODES
+from abgames.ai.gomoku.tables import S_VCF_NODES
 from abgames.games.base import IllegalMoveError, Move
 from abgames.games.gomoku import DIRECTIONS, EMPTY, Gomoku, Rule
 

@@ -26,6 +26,8 @@ import numpy as np
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
+from abgames.ai.gomoku.tables import MAX_MOVES, S_VCF_EXHAUSTED, S_VCF_NODES
+from abgames.ai.gomoku.threats import run_solver
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.search.limit import Limit
 
@@ -92,11 +94,11 @@ def main() -> None:
     root = {"nodes": 0, "seconds": 0.0, "wins": 0, "out of budget": 0}
     defence = {"nodes": 0, "seconds": 0.0, "wins": 0, "out of budget": 0}
     failed: list[str] = []
-    cells = np.zeros(ks.MAX_MOVES, np.int32)
+    cells = np.zeros(MAX_MOVES, np.int32)
     for state in states:
         board, tables = engine._prepare(state)
         tables.vcf_key[:] = 0
-        if ks.run_solver(board, tables, settings.root_vcf_depth, settings.root_vcf_nodes, False):
+        if run_solver(board, tables, settings.root_vcf_depth, settings.root_vcf_nodes, False):
             continue
         runs: list[tuple[dict[str, float], Gomoku, int, int]] = [
             (root, state, settings.root_vct_depth, settings.root_vct_nodes)
@@ -108,12 +110,12 @@ def main() -> None:
             runs.append((defence, after, settings.defence_vct_depth, settings.defence_nodes))
         for tally, position, depth, nodes in runs:
             board, tables = engine._prepare(position)
-            before = int(tables.stats[ks.S_VCF_NODES])
+            before = int(tables.stats[S_VCF_NODES])
             start = time.perf_counter()
-            moves = ks.run_solver(board, tables, depth, nodes, True)
+            moves = run_solver(board, tables, depth, nodes, True)
             tally["seconds"] += time.perf_counter() - start
-            tally["nodes"] += int(tables.stats[ks.S_VCF_NODES]) - before
-            tally["out of budget"] += int(tables.stats[ks.S_VCF_EXHAUSTED])
+            tally["nodes"] += int(tables.stats[S_VCF_NODES]) - before
+            tally["out of budget"] += int(tables.stats[S_VCF_EXHAUSTED])
             if moves > 0:
                 tally["wins"] += 1
                 if args.check and not puzzles.vct_claim_holds(checker, position, moves):

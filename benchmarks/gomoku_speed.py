@@ -58,8 +58,8 @@ def first_move() -> tuple[float, float, int]:
 def fixed_depth(depth: int, repeat: int, rule: str = Rule.FREESTYLE.value) -> None:
     """Search every position to ``depth`` under ``rule`` and print node counts, answers
     and nodes/s."""
-    from abgames.ai.gomoku import search as ks
     from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
+    from abgames.ai.gomoku.tables import S_NODES, S_VCF_NODES
     from abgames.games.gomoku import Gomoku
     from abgames.search.limit import Limit
 
@@ -84,8 +84,8 @@ def fixed_depth(depth: int, repeat: int, rule: str = Rule.FREESTYLE.value) -> No
                 best_time = min(best_time, time.perf_counter() - start)
                 assert last is not None and engine.tables is not None
                 stats = engine.tables.stats
-                ab_nodes = int(stats[ks.S_NODES])
-                vcf_nodes = int(stats[ks.S_VCF_NODES])
+                ab_nodes = int(stats[S_NODES])
+                vcf_nodes = int(stats[S_VCF_NODES])
             assert last is not None
             nodes = ab_nodes + vcf_nodes
             total_nodes += nodes

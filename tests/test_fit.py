@@ -75,12 +75,12 @@ def test_features_are_the_evaluation_split_by_weight() -> None:
     features, quiet = position_features([state])
     other = eval_weights({"attack.f3": 90, "defence.b3": 17, "attack.four_plus": 5, "tempo": 33})
     from abgames.ai.gomoku import board as nb
-    from abgames.ai.gomoku import search as ks
+    from abgames.ai.gomoku.evaluate import evaluate
 
     board = nb.new_board(15, state.rule)
     nb.load(board, state)
     for weights in (EVAL_WEIGHTS, other):
-        assert features[0] @ weights[: len(EVAL_NAMES)] == ks.evaluate(board, weights)
+        assert features[0] @ weights[: len(EVAL_NAMES)] == evaluate(board, weights)
     assert quiet[0]
     # Black to move with an open three (a straight four to make) is not quiet.
     loud = Gomoku.from_notation("h8 a1 i8 a3 j8 a5")

@@ -17,6 +17,7 @@ import pytest
 
 from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku.engine import GomokuEngine
+from abgames.ai.gomoku.tables import S_ABORTED
 from abgames.games.gomoku import Gomoku
 from abgames.match import AI, HUMAN, Match, Seat
 from abgames.search.limit import Limit
@@ -46,7 +47,7 @@ class CutAfterANewBest:
         if self.cut_depth is None and depth >= 2 and best != 0:
             self.cut_depth = depth
             scores[best + 1 :] = -WIN - 1
-            tables.stats[ks.S_ABORTED] = 1
+            tables.stats[S_ABORTED] = 1
             self.finished = [int(c) for c in root[: best + 1]]
             self.line = [int(c) for c in tables.pv[0, : tables.pv_length[0]]]
         return best

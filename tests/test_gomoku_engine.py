@@ -7,7 +7,7 @@ import contextlib
 import json
 import random
 import types
-from dataclasses import replace
+from dataclasses import fields, replace
 from itertools import pairwise
 from typing import Any
 
@@ -17,8 +17,13 @@ import pytest
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku import search as ks
+from abgames.ai.gomoku import tables as kt
 from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine, vct_loss_score
+from abgames.ai.gomoku.evaluate import evaluate
+from abgames.ai.gomoku.movegen import builds_threat
 from abgames.ai.gomoku.player import LEVEL_SETTINGS, PATTERN_COUNTS_ONLY, GomokuPlayer
+from abgames.ai.gomoku.renju import FORBIDDEN_NAMES, forbidden
+from abgames.ai.gomoku.tables import MAX_MOVES
 from abgames.ai.gomoku.weights import ATTACK_WEIGHTS, DEFENCE_WEIGHTS, EVAL_LIMIT, eval_weights
 from abgames.ai.levels import make_player
 from abgames.games.base import IllegalMoveError
@@ -198,11 +203,11 @@ def test_incremental_counts_and_evaluation_equal_a_slow_recount(rule: Rule) -> N
         codes = slice(0, pt.CODE_COUNT)
         value = int(ATTACK_WEIGHTS @ expected[me, codes] - DEFENCE_WEIGHTS @ expected[other, codes])
         # (the combination cells' terms are checked in test_gomoku_eval_weights)
-        assert ks.evaluate(board, PATTERNS_ONLY) == max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
+        assert evaluate(board, PATTERNS_ONLY) == max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
         shapes = slice(pt.CODE_COUNT, pt.CODE_COUNT + pt.SHAPE_COUNT)
         value += int(SHAPE_TEST_WEIGHTS @ expected[me, shapes])
         value -= int(2 * SHAPE_TEST_WEIGHTS @ expected[other, shapes])
-        assert ks.evaluate(board, PATTERNS_AND_SHAPES) == max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
+        assert evaluate(board, PATTERNS_AND_SHAPES) == max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
         # play/undo restore everything
         before = (board.counts.copy(), board.keys.copy(), board.info[nb.I_HASH])
         nb.play(board, nb.to_cell(board, state.legal_moves()[0]))
@@ -394,9 +399,9 @@ def test_engine_forbidden_points_match_the_reference() -> None:
         for point, stone in enumerate(state.board):
             if stone:
                 continue
-            kind = nb.forbidden(board, nb.to_cell(board, point))
+            kind = forbidden(board, nb.to_cell(board, point))
             expected = forbidden_kind(state.board, state.size, point)
-            assert nb.FORBIDDEN_NAMES.get(kind) == expected, case["name"]
+            assert FORBIDDEN_NAMES.get(kind) == expected, case["name"]
 
 
 def puzzle_lines(name: str) -> list[dict[str, Any]]:
@@ -859,7 +864,7 @@ def test_late_move_reduction_knobs_widen_and_narrow_what_is_reduced() -> None:
     plain = _search_to(PLAIN, state, 7).nodes
     default = _search_to(LMR, state, 7).nodes
     earlier = _search_to(replace(LMR, lmr_after=1), state, 7).nodes
-    never = _search_to(replace(LMR, lmr_after=ks.MAX_MOVES), state, 7).nodes
+    never = _search_to(replace(LMR, lmr_after=MAX_MOVES), state, 7).nodes
     assert earlier < default < plain
     assert never == plain
 
@@ -960,7 +965,7 @@ def test_builds_threat_reads_the_lines_of_the_point(rule: Rule) -> None:
             cell = nb.to_cell(board, point)
             for player in (0, 1):
                 expected = _threat_by_codes(board, player, cell)
-                assert ks._builds_threat(board, player, cell) is expected
+                assert builds_threat(board, player, cell) is expected
                 seen.add(expected)
     assert seen == {True, False}
 
@@ -973,7 +978,7 @@ def test_kept_threat_moves_join_the_root_candidates_past_the_beam() -> None:
     def candidates(settings: EngineSettings) -> list[int]:
         engine = GomokuEngine(settings)
         board, tables = engine._prepare(state)
-        out = np.zeros(ks.MAX_MOVES, np.int32)
+        out = np.zeros(MAX_MOVES, np.int32)
         return [int(c) for c in out[: ks.root_candidates(board, tables, out)]]
 
     everything = candidates(replace(PLAIN, beam=0))
@@ -1252,7 +1257,7 @@ def test_the_horizon_score_is_a_bound_of_its_full_window_score() -> None:
             continue
         board, tables = engine._prepare(state)
         full = int(ks.negamax(board, tables, 0, -WIN - 1, WIN + 1, 1))
-        static = int(ks.evaluate(board, tables.weights))
+        static = int(evaluate(board, tables.weights))
         for offset in (-150, -1, 0, 1, 150):
             beta = static + offset
             alpha = beta - rng.choice((1, 300))
@@ -1283,3 +1288,22 @@ def test_a_double_three_against_no_four_is_seen_at_the_horizon() -> None:
     assert with_shapes.move == state.point(7, 7)
     assert without.score < WIN_THRESHOLD
     assert GomokuEngine(PLAIN).solve(state, depth=3, threes=True) is not None
+
+
+def test_the_config_slots_hold_the_settings_that_config_fields_name() -> None:
+    """One list (``tables.CONFIG_FIELDS``) says which ``EngineSettings`` field each
+    ``config`` slot holds; the ``C_*`` indexes the kernels read are its places, and the
+    engine fills every slot from it."""
+    setting_names = {field.name for field in fields(EngineSettings)}
+    assert set(kt.CONFIG_FIELDS) <= setting_names
+    slots = {getattr(kt, name) for name in dir(kt) if name.startswith("C_")}
+    assert slots == set(range(kt.CONFIG_LEN)) == set(range(len(kt.CONFIG_FIELDS)))
+    settings = EngineSettings(beam=7, threats=False, keep_threats=5, leaf_vcf_span=3)
+    engine = GomokuEngine(settings)
+    list(engine.search(Gomoku.from_notation("h8 h9"), Limit(depth=1)))
+    assert engine.tables is not None
+    config = engine.tables.config
+    assert (config[kt.C_BEAM], config[kt.C_THREATS]) == (7, 0)
+    assert (config[kt.C_KEEP_THREATS], config[kt.C_LEAF_VCF_SPAN]) == (5, 3)
+    for slot, name in enumerate(kt.CONFIG_FIELDS):
+        assert config[slot] == int(getattr(settings, name)), name

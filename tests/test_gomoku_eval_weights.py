@@ -9,10 +9,11 @@ import pytest
 
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
-from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
+from abgames.ai.gomoku.evaluate import evaluate
 from abgames.ai.gomoku.player import PATTERN_COUNTS_ONLY, GomokuPlayer, make_tuned_player
 from abgames.ai.gomoku.player import SHAPE_NAMES as player_shape_names
+from abgames.ai.gomoku.tables import S_NODES
 from abgames.ai.gomoku.weights import (
     COMBO_COUNT,
     EVAL_ATTACK_COMBO,
@@ -81,7 +82,7 @@ def test_combination_terms_equal_a_scan_of_every_cell(rule: Rule) -> None:
         mine, theirs = slow_combos(board, me), slow_combos(board, other)
         expected = sum(mine[i] * 10 ** (2 * i) - theirs[i] * 10 ** (2 * i + 1) for i in range(3))
         seen_combination |= any(mine) or any(theirs)
-        assert ks.evaluate(board, weights) == expected, (state.notation(), mine, theirs)
+        assert evaluate(board, weights) == expected, (state.notation(), mine, theirs)
     assert seen_combination  # the sample exercised the terms
 
 
@@ -97,7 +98,7 @@ def test_renju_black_double_threes_are_forbidden_points_not_assets() -> None:
         assert state.to_move == 0
         board = nb.new_board(state.size, state.rule)
         nb.load(board, state)
-        values[rule] = ks.evaluate(board, weights)
+        values[rule] = evaluate(board, weights)
     assert values[Rule.FREESTYLE] >= 1
     assert values[Rule.RENJU] == 0
 
@@ -127,7 +128,7 @@ def test_an_override_changes_the_search_and_the_default_does_not() -> None:
         for _ in engine.search(state, Limit(depth=4)):
             pass
         assert engine.tables is not None
-        return int(engine.tables.stats[ks.S_NODES])
+        return int(engine.tables.stats[S_NODES])
 
     default_f3 = int(EVAL_WEIGHTS[EVAL_NAMES.index("attack.f3")])
     plain = nodes(GomokuEngine(settings))

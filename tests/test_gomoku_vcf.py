@@ -14,6 +14,8 @@ from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
 from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
+from abgames.ai.gomoku.renju import NOT_FORBIDDEN, forbidden
+from abgames.ai.gomoku.threats import VCF_ATTACK_SCALE, VCF_NEAR_SPAN, run_solver
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.search.score import WIN, WIN_THRESHOLD
 from conftest import SHARED_DATA
@@ -87,7 +89,7 @@ def test_threat_plays_keep_the_board_as_plays_do(rule: Rule) -> None:
 
 
 def allowed(board: nb.Board, player: int, cell: int) -> bool:
-    return player != 0 or nb.forbidden(board, cell) == nb.NOT_FORBIDDEN
+    return player != 0 or forbidden(board, cell) == NOT_FORBIDDEN
 
 
 def near_in_line(board: nb.Board, cell: int, centre: int, span: int) -> bool:
@@ -129,14 +131,14 @@ def reference_vcf(board: nb.Board, depth: int, span: int = 0, last: int = -1) ->
         value = board.cell_value
         defence = 0 if span > 0 else 1
         candidates.sort(
-            key=lambda c: -(ks.VCF_ATTACK_SCALE * value[me, c] + defence * value[other, c])
+            key=lambda c: -(VCF_ATTACK_SCALE * value[me, c] + defence * value[other, c])
         )
         ply = int(board.info[nb.I_PLY])
         if span > 0 and last >= 0:
             candidates = [c for c in candidates if near_in_line(board, c, last, span)]
         elif span == 0 and ply >= 2:
             previous = int(board.stack[ply - 2])
-            near = [c for c in candidates if near_in_line(board, c, previous, ks.VCF_NEAR_SPAN)]
+            near = [c for c in candidates if near_in_line(board, c, previous, VCF_NEAR_SPAN)]
             candidates = near + [c for c in candidates if c not in near]
     for cell in candidates:
         nb.play(board, cell)
@@ -159,7 +161,7 @@ def reference_vcf(board: nb.Board, depth: int, span: int = 0, last: int = -1) ->
 def reference_root_vcf(board: nb.Board, depth: int) -> tuple[int, int]:
     """``reference_vcf`` as the root solver runs it: the lines within ``VCF_NEAR_SPAN``
     of the last four first, then, if none wins, every line."""
-    found = reference_vcf(board, depth, ks.VCF_NEAR_SPAN)
+    found = reference_vcf(board, depth, VCF_NEAR_SPAN)
     return found if found[0] else reference_vcf(board, depth)
 
 
@@ -236,7 +238,7 @@ def test_a_leaf_vcf_with_a_span_answers_as_the_plain_search_with_it() -> None:
             assert score == WIN - (1 + 2 * restricted - 1), (state.moves, score)
         else:
             assert score < WIN_THRESHOLD, (state.moves, score)
-        assert (ks.run_solver(board, tables, depth, 10**9, False) > 0) == (full > 0)
+        assert (run_solver(board, tables, depth, 10**9, False) > 0) == (full > 0)
         missed += full > 0 and restricted == 0
         kept += restricted >= 3
     assert missed > 0 and kept > 0, (missed, kept)

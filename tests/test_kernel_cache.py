@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import abgames
-from abgames.ai import kernel_cache
+from abgames.ai import kernel_cache, readiness
 
 #: Run as root, a child that drops these capabilities obeys file permissions again.
 DROP_ROOT_POWERS = (
@@ -306,13 +306,25 @@ def test_overloads_compiled_at_once_by_two_processes_keep_their_own_code(
     assert reader.load("int64 arguments") == "code for int64 arguments"
 
 
-#: The modules that define ``@njit(cache=True)`` kernels.
-KERNEL_MODULES = (
-    "abgames.ai.connect4.kernel",
-    "abgames.ai.gomoku.patterns",
-    "abgames.ai.gomoku.board",
-    "abgames.ai.gomoku.search",
+#: The modules that define ``@njit(cache=True)`` kernels: those ``readiness`` prepares.
+KERNEL_MODULES = tuple(
+    "abgames.ai." + source.removesuffix(".py").replace("/", ".")
+    for kernels in readiness.KERNELS.values()
+    for source in kernels.sources
 )
+
+
+def test_the_kernel_modules_listed_are_every_module_that_defines_kernels() -> None:
+    """``readiness.KERNELS`` names the modules whose cache ``will_compile`` checks: a
+    kernel module left out would be compiled inside a move's clock unannounced."""
+    root = Path(kernel_cache.__file__).resolve().parent
+    defining = {
+        "abgames.ai." + str(path.relative_to(root).with_suffix("")).replace("/", ".")
+        for package in kernel_cache.KERNEL_PACKAGES
+        for path in (root / package).glob("*.py")
+        if "@njit" in path.read_text()
+    }
+    assert defining == set(KERNEL_MODULES)
 
 
 def test_every_cached_kernel_has_a_qualified_name_of_its_own() -> None:

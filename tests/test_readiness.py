@@ -293,16 +293,21 @@ def test_prepare_leaves_nothing_to_compile_for_any_engine_level_or_rule() -> Non
     """After ``prepare`` no search of a Gomoku engine level compiles (or loads) a kernel
     inside its clock: every kernel signature the searches use is there already."""
     script = """
+import importlib
 from numba.core.registry import CPUDispatcher
 from abgames.ai import readiness
-from abgames.ai.gomoku import board, patterns, search
 from abgames.ai.levels import make_player
 from abgames.games.gomoku import Gomoku, Rule
+
+MODULES = [
+    importlib.import_module("abgames.ai." + source[:-3].replace("/", "."))
+    for source in readiness.KERNELS["gomoku"].sources
+]
 
 def compiled():
     return {
         (module.__name__, name, signature)
-        for module in (board, patterns, search)
+        for module in MODULES
         for name, kernel in vars(module).items()
         if isinstance(kernel, CPUDispatcher)
         for signature in kernel.signatures

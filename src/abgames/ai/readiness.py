@@ -14,8 +14,9 @@ caller's thread) with a ``Progress`` every ``PROGRESS_INTERVAL_SECONDS`` while i
 from the start when the cache is known to be cold (a compile), else only once the load
 has taken ``NOTICE_AFTER_SECONDS``. Nothing is reported when the code loads quickly.
 ``is_ready(game, level)`` tells without waiting whether a level needs no more work in
-this process. Protocol engines do not wait: the Gomocup brain compiles in the background
-and answers with an instant move meanwhile.
+this process. The Gomocup brain starts this work when its process starts, waits for a
+load at ``START`` and answers with instant moves while a compile runs
+(``abgames.protocols.preload``).
 """
 
 from __future__ import annotations
@@ -98,7 +99,16 @@ KERNELS: dict[str, Kernels] = {
     "gomoku": Kernels(
         "the Gomoku engine",
         frozenset({"medium", "hard", "max", "classic"}),
-        ("gomoku/patterns.py", "gomoku/board.py", "gomoku/search.py"),
+        (
+            "gomoku/patterns.py",
+            "gomoku/board.py",
+            "gomoku/renju.py",
+            "gomoku/tables.py",
+            "gomoku/evaluate.py",
+            "gomoku/movegen.py",
+            "gomoku/threats.py",
+            "gomoku/search.py",
+        ),
         30,
         _prepare_gomoku,
     ),

@@ -32,7 +32,9 @@ import numpy.typing as npt
 
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import search as ks
+from abgames.ai.gomoku import tables as kt
 from abgames.ai.gomoku.settings import EngineSettings as EngineSettings
+from abgames.ai.gomoku.threats import run_solver
 from abgames.ai.gomoku.weights import eval_weights
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.search.limit import Limit
@@ -89,41 +91,22 @@ class GomokuEngine:
         self._rng = None if seed is None else np.random.default_rng(generator_seed(seed))
         self._shape: tuple[int, Rule] | None = None
         self.board: nb.Board | None = None
-        self.tables: ks.Tables | None = None
+        self.tables: kt.Tables | None = None
         self._stop_event = threading.Event()
         self._out_of_time = threading.Event()
 
     # --- set-up -----------------------------------------------------------------
-    def _prepare(self, state: Gomoku) -> tuple[nb.Board, ks.Tables]:
+    def _prepare(self, state: Gomoku) -> tuple[nb.Board, kt.Tables]:
         shape = (state.size, state.rule)
         if self._shape != shape or self.board is None or self.tables is None:
             self.board = nb.new_board(state.size, state.rule)
-            self.tables = ks.new_tables(self.board.cells.shape[0])
+            self.tables = kt.new_tables(self.board.cells.shape[0])
             self._shape = shape
         board, tables = self.board, self.tables
         nb.load(board, state)
         settings = self.settings
-        tables.config[ks.C_BEAM] = settings.beam
-        tables.config[ks.C_THREATS] = 1 if settings.threats else 0
-        tables.config[ks.C_LEAF_VCF] = settings.leaf_vcf_depth
-        tables.config[ks.C_LEAF_VCF_NODES] = settings.leaf_vcf_nodes
-        tables.config[ks.C_LEAF_VCF_SPAN] = settings.leaf_vcf_span
-        tables.config[ks.C_LMR] = 1 if settings.late_move_reductions else 0
-        tables.config[ks.C_LMR_MIN_DEPTH] = settings.lmr_min_depth
-        tables.config[ks.C_LMR_AFTER] = settings.lmr_after
-        tables.config[ks.C_LMR_DEEP_AFTER] = settings.lmr_deep_after
-        tables.config[ks.C_FOUR_EXTENSION] = settings.four_extension
-        tables.config[ks.C_THREE_EXTENSION] = settings.three_extension
-        tables.config[ks.C_EXTENSION_LIMIT] = settings.extension_limit
-        tables.config[ks.C_FUTILITY_DEPTH] = settings.futility_depth
-        tables.config[ks.C_FUTILITY_MARGIN] = settings.futility_margin
-        tables.config[ks.C_RAZOR_DEPTH] = settings.razor_depth
-        tables.config[ks.C_RAZOR_MARGIN] = settings.razor_margin
-        tables.config[ks.C_STATIC_WINS] = 1 if settings.static_wins else 0
-        tables.config[ks.C_FRONTIER_BEAM] = settings.frontier_beam
-        tables.config[ks.C_FRONTIER_NEAR_BEAM] = settings.frontier_near_beam
-        tables.config[ks.C_FRONTIER_DEPTH] = settings.frontier_depth
-        tables.config[ks.C_KEEP_THREATS] = settings.keep_threats
+        for slot, field in enumerate(kt.CONFIG_FIELDS):
+            tables.config[slot] = int(getattr(settings, field))
         tables.weights[:] = self._weights
         tables.stats[:] = 0
         tables.stop[0] = 0
@@ -149,7 +132,7 @@ class GomokuEngine:
         ``depth`` attacker moves, or ``None`` if none was found within ``nodes``."""
         board, tables = self._prepare(state)
         tables.vcf_key[:] = 0
-        moves = ks.run_solver(board, tables, depth, nodes, threes)
+        moves = run_solver(board, tables, depth, nodes, threes)
         if moves == 0:
             return None
         line = tuple(self._point(int(c)) for c in tables.pv[0, : tables.pv_length[0]])
@@ -198,7 +181,7 @@ class GomokuEngine:
             self.tables.stop[0] = 1
 
     def _root_solvers(
-        self, board: nb.Board, tables: ks.Tables, budget: float | None
+        self, board: nb.Board, tables: kt.Tables, budget: float | None
     ) -> tuple[int, bool] | None:
         """Root VCF, then VCT, within their node budgets and ``SOLVER_TIME_SHARE`` of
         ``budget``: (attacker moves, threes) of a win found, else ``None``. Leaves the
@@ -217,7 +200,7 @@ class GomokuEngine:
             ):
                 if depth <= 0 or tables.stop[0]:
                     continue
-                moves = ks.run_solver(board, tables, depth, nodes, threes)
+                moves = run_solver(board, tables, depth, nodes, threes)
                 if moves > 0 and tables.pv_length[0] > 0:
                     found = (moves, threes)
                     break
@@ -231,13 +214,13 @@ class GomokuEngine:
     def _must_stop(self) -> bool:
         return self._stop_event.is_set() or self._out_of_time.is_set()
 
-    def _resume(self, tables: ks.Tables) -> None:
+    def _resume(self, tables: kt.Tables) -> None:
         """After a phase: lower the stop flag unless the search itself must stop."""
         if not self._must_stop():
             tables.stop[0] = 0
-        tables.stats[ks.S_ABORTED] = 0
+        tables.stats[kt.S_ABORTED] = 0
 
-    def _refutation(self, board: nb.Board, tables: ks.Tables, cell: int) -> int | None:
+    def _refutation(self, board: nb.Board, tables: kt.Tables, cell: int) -> int | None:
         """The opponent's moves to its five (the five counted) in a VCT it wins by
         after ``cell``, within the defence limits; 0 if it has none, ``None`` if the
         check was cut short (it proves nothing). Leaves the board, the killers and the
@@ -245,17 +228,15 @@ class GomokuEngine:
         settings = self.settings
         killers = tables.killers.copy()
         nb.play(board, cell)
-        moves = ks.run_solver(
-            board, tables, settings.defence_vct_depth, settings.defence_nodes, True
-        )
+        moves = run_solver(board, tables, settings.defence_vct_depth, settings.defence_nodes, True)
         nb.undo(board)
         tables.killers[:] = killers
-        if tables.stats[ks.S_ABORTED]:
+        if tables.stats[kt.S_ABORTED]:
             return None
         return moves
 
     def _verdict(
-        self, board: nb.Board, tables: ks.Tables, cell: int, known: dict[int, int]
+        self, board: nb.Board, tables: kt.Tables, cell: int, known: dict[int, int]
     ) -> int | None:
         """``_refutation`` of ``cell``, read from ``known`` (root cells already checked)
         or checked now and added to it; ``None`` if the check was cut short."""
@@ -269,7 +250,7 @@ class GomokuEngine:
     def _safe_cell(
         self,
         board: nb.Board,
-        tables: ks.Tables,
+        tables: kt.Tables,
         candidates: list[int],
         known: dict[int, int] | None = None,
     ) -> int | None:
@@ -294,7 +275,7 @@ class GomokuEngine:
     def _slowest_loss(
         self,
         start: float,
-        tables: ks.Tables,
+        tables: kt.Tables,
         last: SearchResult,
         known: dict[int, int],
         score_to_beat: int,
@@ -321,12 +302,12 @@ class GomokuEngine:
             complete=False,
         )
 
-    def _result(self, start: float, tables: ks.Tables, **fields: object) -> SearchResult:
+    def _result(self, start: float, tables: kt.Tables, **fields: object) -> SearchResult:
         return SearchResult(
-            nodes=int(tables.stats[ks.S_NODES] + tables.stats[ks.S_VCF_NODES]),
+            nodes=int(tables.stats[kt.S_NODES] + tables.stats[kt.S_VCF_NODES]),
             elapsed=time.perf_counter() - start,
-            cutoffs=int(tables.stats[ks.S_CUTOFFS]),
-            tt_hits=int(tables.stats[ks.S_TT_HITS]),
+            cutoffs=int(tables.stats[kt.S_CUTOFFS]),
+            tt_hits=int(tables.stats[kt.S_TT_HITS]),
             **fields,  # type: ignore[arg-type]
         )
 
@@ -334,13 +315,13 @@ class GomokuEngine:
         self,
         state: Gomoku,
         board: nb.Board,
-        tables: ks.Tables,
+        tables: kt.Tables,
         limit: Limit,
         start: float,
         budget: float | None,
         spend_all: bool,
     ) -> Iterator[SearchResult]:
-        root = np.zeros(ks.MAX_MOVES, np.int32)
+        root = np.zeros(kt.MAX_MOVES, np.int32)
         count = ks.root_candidates(board, tables, root)
         if count == 0:  # only forbidden points near the stones: any legal point
             legal = state.legal_moves()
@@ -391,7 +372,7 @@ class GomokuEngine:
     def _deepen(
         self,
         board: nb.Board,
-        tables: ks.Tables,
+        tables: kt.Tables,
         root: npt.NDArray[np.int32],
         limit: Limit,
         start: float,
@@ -414,7 +395,7 @@ class GomokuEngine:
         for depth in range(1, max_depth + 1):
             scores[:] = -WIN - 1
             best = ks.search_root(board, tables, depth, root, scores)
-            if tables.stats[ks.S_ABORTED]:
+            if tables.stats[kt.S_ABORTED]:
                 if last is not None and best != 0:
                     # A move searched to the full new depth beat the last best: trust it,
                     # with its line and the scores of the root moves this depth finished

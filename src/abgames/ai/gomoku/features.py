@@ -1,6 +1,6 @@
 """The Gomoku evaluation as a linear function of its weights.
 
-``search.evaluate(board, w)`` is linear in ``w`` until its clamp: ``w · f``, where
+``evaluate.evaluate(board, w)`` is linear in ``w`` until its clamp: ``w · f``, where
 feature ``f[i]`` is the evaluation with weight ``i`` alone set to 1 (the count of
 the side to move's ``B3`` points for ``attack.b3``, the opponent's four-three
 points for ``defence.four_three``, ...). A fit of the weights to a target
@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
-from abgames.ai.gomoku import search as ks
+from abgames.ai.gomoku.evaluate import evaluate
 from abgames.ai.gomoku.weights import (
     EVAL_ATTACK_COMBO,
     EVAL_ATTACK_SHAPE,
@@ -65,5 +65,5 @@ def position_features(
         nb.load(board, state)
         quiet[row] = is_quiet(board)
         for column, unit in enumerate(units):
-            features[row, column] = ks.evaluate(board, unit)
+            features[row, column] = evaluate(board, unit)
     return features, quiet

@@ -34,7 +34,7 @@ class EngineSettings:
     root_vct_depth: int = 6
     root_vct_nodes: int = 100_000
     #: Quiet late moves searched shallower first (``search.LMR_*``), and threat
-    #: extensions (``search.C_FOUR_EXTENSION``, ``C_THREE_EXTENSION``): plies the block
+    #: extensions (``tables.C_FOUR_EXTENSION``, ``C_THREE_EXTENSION``): plies the block
     #: of a four, and a plain answer to an open three, gain back; 2 makes such a pair
     #: free, up to ``extension_limit`` free pairs on a path. Both change which side is to
     #: move at a line's leaves, which the evaluation's tempo weights make fair
@@ -49,7 +49,7 @@ class EngineSettings:
     four_extension: int = 1
     three_extension: int = 1
     extension_limit: int = 1
-    #: Futility pruning and razoring (``search.C_FUTILITY_*``, ``C_RAZOR_*``) at
+    #: Futility pruning and razoring (``tables.C_FUTILITY_*``, ``C_RAZOR_*``) at
     #: null-window nodes shallower than the depth (0: off) where no side has an open
     #: three; the margins are per ply of depth, in evaluation units.
     futility_depth: int = 3
@@ -70,7 +70,7 @@ class EngineSettings:
     frontier_depth: int = 1
     #: Moves past the beam (or the frontier beam) kept, up to this many, when they build a
     #: threat for either side: a four, an open three, or two building lines at once
-    #: (``search._builds_threat``), as Rapfi 2018 never cuts such moves (0: none). All of
+    #: (``movegen.builds_threat``), as Rapfi 2018 never cuts such moves (0: none). All of
     #: them (64) scored 44.1 % against Rapfi 2018 at 1 s in 320 games where the default
     #: scored 40.3 % in 160: within the noise, so off (docs/tuning.md).
     keep_threats: int = 0
