@@ -5,7 +5,8 @@ Run: ``.venv/bin/python benchmarks/review_speed.py [--gomoku-moves 40] [--seed 1
 
 The games are played first by the engine's own levels (Gomoku ``medium`` against
 ``medium``, Connect Four ``hard`` against ``medium``; seeded, so the same games every
-run). Each review is timed twice: once cold (a fresh process loads the kernels, as a
+run; a Gomoku game that ends before ``--gomoku-moves`` is replaced by the next seed's,
+and a longer one is cut there). Each review is timed twice: once cold (a fresh process loads the kernels, as a
 new worker would; the load is printed apart) and once warm. It prints per game: moves,
 seconds, seconds per position, the marks found. It asserts no time.
 """
@@ -25,6 +26,8 @@ from abgames.review import review_game
 
 #: The players of each benchmark game: (game, first player's level, second's).
 GAMES = (("gomoku", "medium", "medium"), ("connect4", "hard", "medium"))
+#: Seeds tried for a Gomoku game that lasts the moves asked for (it is cut there).
+MAX_SEEDS = 20
 
 
 def play(game: str, levels: tuple[str, str], seed: int, max_moves: int | None) -> list[Move]:
@@ -71,10 +74,13 @@ def main() -> int:
                 prepare(game, min(kernels.levels))
         load = time.perf_counter() - start
         limit = args.gomoku_moves if game == "gomoku" else None
-        moves = play(game, (first, second), args.seed, limit)
+        seed = args.seed
+        moves = play(game, (first, second), seed, limit)
+        while limit is not None and len(moves) < limit and seed < args.seed + MAX_SEEDS:
+            seed += 1  # that game ended early: the next seed's
+            moves = play(game, (first, second), seed, limit)
         print(
-            f"{game}: {len(moves)} moves ({first} vs {second}, seed {args.seed}); "
-            f"kernels {load:.2f} s"
+            f"{game}: {len(moves)} moves ({first} vs {second}, seed {seed}); kernels {load:.2f} s"
         )
         for run in ("first", "again"):
             elapsed, positions, marks = timed_review(game, moves)
