@@ -6,9 +6,9 @@ Run: ``.venv/bin/python benchmarks/review_speed.py [--gomoku-moves 40] [--seed 1
 The games are played first by the engine's own levels (Gomoku ``medium`` against
 ``medium``, Connect Four ``hard`` against ``medium``; seeded, so the same games every
 run; a Gomoku game that ends before ``--gomoku-moves`` is replaced by the next seed's,
-and a longer one is cut there). Each review is timed twice: once cold (a fresh process loads the kernels, as a
-new worker would; the load is printed apart) and once warm. It prints per game: moves,
-seconds, seconds per position, the marks found. It asserts no time.
+and a longer one is cut there). Each review is timed twice: first (its players fresh,
+the kernels loaded before and their load printed apart) and again. It prints per game:
+moves, seconds, milliseconds a position, the marks found. It asserts no time.
 """
 
 from __future__ import annotations
