@@ -1,9 +1,14 @@
-"""Connect Four solver benchmark: Pons' test sets, with and without the opening book.
+"""Connect Four solver benchmark: ours beside BitBully, with and without the opening book.
 
-For every ``../shared/data/connect4/Test_*`` file it prints one row per set and
-mode: positions, correct, mean microseconds per position, mean nodes, nodes per
-second. One thread; the transposition table is cleared before each position;
-only the solve call is timed (as in Pons' benchmark). Then:
+For every ``../shared/data/connect4/Test_*`` file, and for random positions of
+8-16 discs (``--random N``, seeded), it prints one row per set and mode:
+positions, correct (against the file's scores; for the random positions, against
+BitBully's), mean microseconds per position, BitBully's mean microseconds on the
+same positions (no book, ``mtdf`` from 0) and ours as a fraction of it, mean
+nodes, nodes per second. One thread; each solver's transposition table is
+cleared before each position; only the solve call is timed (as in Pons'
+benchmark). BitBully (``pip install -e .[bench]``) is measured in the same run;
+without it its columns stay empty. Then:
 
 - the first solve in a fresh process, with the compiled-code cache empty (cold:
   compiling included) and warm;
@@ -11,61 +16,94 @@ only the solve call is timed (as in Pons' benchmark). Then:
   the table cleared each time (count, mean and worst milliseconds), and how many
   positions the book leads to that it no longer decides.
 
-Usage: ``python benchmarks/connect4_solver.py [--limit N] [--sets L3_R1 L2_R1 ...]``
+Usage: ``python benchmarks/connect4_solver.py [--limit N] [--sets L3_R1 L2_R1 ...]
+[--random N] [--seed S]``
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from abgames.ai.connect4.book import Book, default_book_path, load
 from abgames.ai.connect4.book_builder import book_tree
 from abgames.ai.connect4.perfect import choose_column
+from abgames.ai.connect4.position import random_game
 from abgames.ai.connect4.solver import DEFAULT_TABLE_BITS, Position, Solver
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = REPO_ROOT.parent / "shared" / "data" / "connect4"
-#: Mean time per position of the best C++ solver measured on these machines (µs).
-CPP_REFERENCE_US = {
-    "L3_R1": 12.0,
-    "L2_R1": 95.0,
-    "L2_R2": 8_800.0,
-    "L1_R1": 570.0,
-    "L1_R2": 240_000.0,
-}
+#: The random set's disc counts (the issue's "random positions of 8-16 discs").
+RANDOM_DISCS = (8, 16)
 #: Target for a position met inside the book (ms).
 BOOK_TARGET_MS = 10.0
 FIRST_SOLVE_POSITION = "2252576253462244111563365343671351441"
 
 
-def read_set(path: Path, limit: int | None) -> list[tuple[Position, int]]:
+Rows = list[tuple[str, Position, int | None]]
+
+
+def read_set(path: Path, limit: int | None) -> Rows:
+    """``(moves, position, expected score)`` of a test file (``limit`` spread over it)."""
     rows = [line.split() for line in path.read_text().splitlines() if line.strip()]
     if limit is not None:
         step = max(1, len(rows) // limit)
         rows = rows[::step][:limit]
-    return [(Position.parse(moves), int(score)) for moves, score in rows]
+    return [(moves, Position.parse(moves), int(score)) for moves, score in rows]
 
 
-def run_set(solver: Solver, rows: list[tuple[Position, int]]) -> tuple[int, float, float, float]:
-    """(correct, mean µs, mean nodes, nodes per second) over ``rows``."""
-    correct = 0
+def random_set(count: int, seed: int) -> Rows:
+    """``count`` unfinished positions of random play with ``RANDOM_DISCS`` discs (no score)."""
+    rng = random.Random(seed)
+    games = [random_game(rng, *RANDOM_DISCS) for _ in range(count)]
+    return [(state.notation(), Position.from_state(state), None) for state in games]
+
+
+def run_set(solver: Solver, rows: Rows) -> tuple[list[int], float, float, float]:
+    """(scores, mean µs, mean nodes, nodes per second) over ``rows``."""
+    scores = []
     total_time = 0.0
     total_nodes = 0
-    for position, expected in rows:
+    for _, position, _ in rows:
         solver.clear()
         start = time.perf_counter()
-        score = solver.solve(position)
+        scores.append(solver.solve(position))
         total_time += time.perf_counter() - start
         total_nodes += solver.nodes
-        correct += score == expected
     count = len(rows)
-    return correct, 1e6 * total_time / count, total_nodes / count, total_nodes / total_time
+    return scores, 1e6 * total_time / count, total_nodes / count, total_nodes / total_time
+
+
+def bitbully_core() -> Any:
+    """BitBully's compiled module, or ``None`` when it is not installed."""
+    try:
+        import bitbully.bitbully_core as core  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    return core
+
+
+def run_bitbully(core: Any, rows: Rows) -> tuple[list[int], float]:
+    """BitBully's (scores, mean µs) over ``rows``: no book, MTD(f) from 0, table reset each time."""
+    solver = core.BitBullyCore()
+    scores = []
+    total_time = 0.0
+    for moves, _, _ in rows:
+        board = core.BoardCore()
+        if not board.play("".join(str(int(c) - 1) for c in moves)):
+            raise ValueError(f"BitBully refused the moves {moves}")
+        solver.resetTranspositionTable()
+        start = time.perf_counter()
+        scores.append(int(solver.mtdf(board, 0)))
+        total_time += time.perf_counter() - start
+    return scores, 1e6 * total_time / len(rows)
 
 
 def first_solve_seconds(cold: bool) -> float:
@@ -116,6 +154,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, help="positions per set (spread over the file)")
     parser.add_argument("--sets", nargs="*", help="set names such as L3_R1 (default: all)")
+    parser.add_argument("--random", type=int, default=200, help="random positions (0: none)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random positions")
     parser.add_argument("--no-book", action="store_true", help="skip the runs with the book")
     parser.add_argument("--no-first-solve", action="store_true", help="skip cold/warm timing")
     args = parser.parse_args()
@@ -129,26 +169,48 @@ def main() -> int:
     book = None if args.no_book else load(default_book_path())
 
     Solver(12).solve(Position.parse(FIRST_SOLVE_POSITION))  # compile (or load) first
+    core = bitbully_core()
+    if core is None:
+        print("BitBully is not installed (pip install -e .[bench]): its columns stay empty")
     header = (
-        f"{'set':<7}{'book':<6}{'positions':>10}{'correct':>9}{'mean µs':>12}"
-        f"{'C++ µs':>10}{'mean nodes':>13}{'nodes/s':>13}"
+        f"{'set':<12}{'book':<6}{'positions':>10}{'correct':>9}{'mean µs':>12}"
+        f"{'BitBully µs':>13}{'ours/BB':>9}{'mean nodes':>13}{'nodes/s':>13}"
     )
     print(header)
     print("-" * len(header))
-    for path in files:
-        name = path.name.removeprefix("Test_")
-        rows = read_set(path, args.limit)
+    sets = [(path.name.removeprefix("Test_"), read_set(path, args.limit)) for path in files]
+    if args.random:
+        sets.append(
+            (f"random{RANDOM_DISCS[0]}-{RANDOM_DISCS[1]}", random_set(args.random, args.seed))
+        )
+    for name, rows in sets:
+        reference: list[int | None] = [expected for _, _, expected in rows]
+        bb_text = f"{'':>13}{'':>9}"
+        bb_us = None
+        if core is not None:
+            bb_scores, bb_us = run_bitbully(core, rows)
+            reference = [
+                bb if expected is None else expected
+                for bb, (_, _, expected) in zip(bb_scores, rows, strict=True)
+            ]
+            wrong = sum(bb != expected for bb, expected in zip(bb_scores, reference, strict=True))
+            if wrong:
+                print(f"{name}: BitBully disagrees with the file on {wrong} positions")
         modes: list[tuple[str, Book | None]] = [("no", None)]
         if book is not None:
             modes.append(("yes", book))
         for label, mode_book in modes:
             solver = Solver(DEFAULT_TABLE_BITS, mode_book)
-            correct, mean_us, mean_nodes, nps = run_set(solver, rows)
-            reference = CPP_REFERENCE_US.get(name)
-            ref_text = f"{reference:>10,.1f}" if reference else f"{'':>10}"
+            scores, mean_us, mean_nodes, nps = run_set(solver, rows)
+            correct = sum(
+                score == expected for score, expected in zip(scores, reference, strict=True)
+            )
+            checked = "" if any(r is not None for r in reference) else "?"
+            if bb_us is not None:
+                bb_text = f"{bb_us:>13,.1f}{mean_us / bb_us:>9.2f}"
             print(
-                f"{name:<7}{label:<6}{len(rows):>10}{correct:>9}{mean_us:>12,.1f}"
-                f"{ref_text}{mean_nodes:>13,.0f}{nps:>13,.0f}",
+                f"{name:<12}{label:<6}{len(rows):>10}{correct:>8}{checked:<1}{mean_us:>12,.1f}"
+                f"{bb_text}{mean_nodes:>13,.0f}{nps:>13,.0f}",
                 flush=True,
             )
     if not args.no_first_solve:

@@ -32,6 +32,14 @@ packs ``key << 15 | generation << 7 | value``. A value of 1..63 is an upper boun
 generation (entries of other generations read as empty), so a clear costs nothing
 until the 8-bit generation wraps, when the array is zeroed.
 
+Positions with ``NEAR_LEAF_MOVES`` discs or more hash into the table's first
+sixteenth only (2 MiB of the default 32 MiB: it stays in the processor's cache);
+the others into the whole table. The near-leaf nodes are most of a search and
+cheap to search again; kept apart they no longer push out the entries near the
+root, which are dear. Measured (``benchmarks/connect4_solver.py`` and deep
+6-8 disc solves): about 1.3 times fewer nodes on deep solves and 1.5 to 4 times
+faster, as the hot entries stay in cache.
+
 The optional book is two sorted arrays (canonical keys, exact scores) consulted at
 nodes with at most ``book_max_moves`` discs; see ``abgames.ai.connect4.book``.
 
@@ -82,6 +90,10 @@ _LOWER_FLOOR = 64
 #: Fibonacci hashing multiplier (2**64 / golden ratio, as a signed 64-bit int).
 _HASH_MULTIPLIER = 0x9E3779B97F4A7C15 - (1 << 64)
 MAX_GENERATION = 255
+#: Positions with at least this many discs are stored in the near-leaf region.
+NEAR_LEAF_MOVES = 24
+#: The near-leaf region is the first ``1 / 2**NEAR_LEAF_SHIFT`` of the table.
+NEAR_LEAF_SHIFT = 4
 
 #: Deepest recursion: one frame per disc still to play, plus the root.
 MAX_FRAMES = CELLS + 2
@@ -243,6 +255,8 @@ def _negamax(
     order_scores = np.empty(WIDTH, np.int64)
     gen_bits = generation << _GEN_SHIFT
     table_mask = table.shape[0] - 1
+    near_mask = table_mask >> NEAR_LEAF_SHIFT
+    near_shift = hash_shift + NEAR_LEAF_SHIFT
     use_book = book_keys.shape[0] > 0
     budget = -1  # nodes never reach it: no pause
     if counters[PAUSE_AT] > 0:
@@ -297,7 +311,10 @@ def _negamax(
                     entering = False
                     continue
             key = cur + msk
-            slot = ((key * _HASH_MULTIPLIER) >> hash_shift) & table_mask
+            if moves >= NEAR_LEAF_MOVES:
+                slot = ((key * _HASH_MULTIPLIER) >> near_shift) & near_mask
+            else:
+                slot = ((key * _HASH_MULTIPLIER) >> hash_shift) & table_mask
             tag = (key << _KEY_SHIFT) | gen_bits
             entry = table[slot]
             if (entry & ~_VALUE_MASK) == tag:

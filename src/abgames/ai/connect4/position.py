@@ -12,6 +12,7 @@ imports none of them: positions and keys have one home.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -131,3 +132,21 @@ def unfinished_children(moves: str, position: Position) -> Iterator[str]:
     for column in range(WIDTH):
         if position.can_play(column) and not position.play(column).is_over:
             yield moves + str(column + 1)
+
+
+def random_game(rng: random.Random, fewest: int, most: int) -> ConnectFour:
+    """An unfinished 7x6 game of random moves with ``fewest..most`` discs (``rng`` picks).
+
+    The hand-over positions of the tests and benchmarks: two people played, then
+    the AI takes over. Games that end sooner are drawn again.
+    """
+    if not 0 <= fewest <= most < CELLS:
+        raise ValueError(f"disc counts must be 0 <= {fewest} <= {most} < {CELLS}")
+    while True:
+        state = ConnectFour()
+        for _ in range(rng.randint(fewest, most)):
+            state.play(rng.choice(state.legal_moves()))
+            if state.outcome() is not None:
+                break
+        else:
+            return state

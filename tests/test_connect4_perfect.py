@@ -1,0 +1,141 @@
+"""The ``perfect`` player from any position: the best exact score, never a fallback.
+
+Positions are handed over after random openings (a game between people, then
+"let the AI play") and played out against random and perfect opponents; every
+move of ``perfect`` is checked against every column's exact score.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from abgames.ai.connect4.book import load_default_book
+from abgames.ai.connect4.constants import INVALID_MOVE
+from abgames.ai.connect4.perfect import PerfectPlayer, to_search_score
+from abgames.ai.connect4.position import Position, random_game
+from abgames.ai.connect4.solver import Solver
+from abgames.games.connect4 import ConnectFour
+
+#: A lost position (17 discs, -9): column 7 loses slowest, column 3 is the centre-most
+#: column that does not lose at once (what the old rule played): it loses sooner (-10).
+LOST = "35531254275547623"
+#: A lost position (11 discs, -9) from the reference data, where knowing the score
+#: after the player's move and the best reply saves most of the next solve.
+NARROWED = "37416146447"
+#: Random openings handed to ``perfect``: this many discs (cheap enough for a test).
+OPENING_DISCS = (12, 16)
+#: Games per opponent in the hand-over test, ``perfect`` on alternate sides.
+GAMES = 8
+#: Chance that the perfect opponent plays a random move instead.
+OPPONENT_SLIP = 0.2
+
+
+@pytest.fixture(scope="module")
+def checker() -> Solver:
+    return Solver(20)
+
+
+def best_score(checker: Solver, position: Position) -> int:
+    return max(s for s in checker.analyze(position) if s != INVALID_MOVE)
+
+
+def check_move(checker: Solver, player: PerfectPlayer, state: ConnectFour) -> int:
+    """``player``'s move in ``state``, asserted to have the best exact score."""
+    position = Position.from_state(state)
+    scores = checker.analyze(position)
+    result = player.choose(state)
+    assert result.move is not None and result.solved and not result.note, state.notation()
+    assert scores[result.move] == max(scores), (state.notation(), scores, result.move)
+    assert result.score == to_search_score(max(scores), position.moves), state.notation()
+    return result.move
+
+
+def test_a_lost_position_is_defended_as_long_as_possible(checker: Solver) -> None:
+    state = ConnectFour.from_notation(LOST)
+    scores = checker.analyze(Position.from_state(state))
+    assert max(scores) == -9 and scores[2] == -10
+    assert check_move(checker, PerfectPlayer(book=None, table_bits=18), state) == 6
+
+
+def test_a_won_position_is_won_fastest(checker: Solver, shared_data: Path) -> None:
+    rows = (shared_data / "connect4" / "Test_L2_R1").read_text().splitlines()
+    won = [row.split()[0] for row in rows if int(row.split()[1]) > 0][:10]
+    player = PerfectPlayer(book=None, table_bits=18)
+    for moves in won:
+        check_move(checker, player, ConnectFour.from_notation(moves))
+
+
+@pytest.mark.parametrize("opponent", ["random", "perfect"])
+def test_handed_over_positions_are_played_with_the_best_exact_score(
+    checker: Solver, opponent: str
+) -> None:
+    """Random openings, then ``perfect`` on one side to the end: every move checked.
+
+    The perfect opponent picks at random among its best moves and slips to a random
+    move now and then, so ``perfect`` meets won, drawn and lost positions.
+    """
+    rng = random.Random(46)
+    checked = 0
+    for game in range(GAMES):
+        state = random_game(rng, *OPENING_DISCS)
+        player = PerfectPlayer(table_bits=18)
+        side = game % 2
+        while state.outcome() is None:
+            if state.to_move == side:
+                move = check_move(checker, player, state)
+                checked += 1
+            elif opponent == "random" or rng.random() < OPPONENT_SLIP:
+                move = rng.choice(state.legal_moves())
+            else:
+                scores = checker.analyze(Position.from_state(state))
+                move = rng.choice([c for c, s in enumerate(scores) if s == max(scores)])
+            state.play(move)
+    assert checked > GAMES  # at least one move a game, most games more
+
+
+def test_perfect_has_no_node_limit_on_seven_by_six() -> None:
+    assert PerfectPlayer().node_limit is None
+
+
+def test_the_score_of_the_last_move_narrows_the_next_solve(checker: Solver) -> None:
+    """After its move and the best reply, the player knows its score: fewer nodes."""
+    state = ConnectFour.from_notation(NARROWED)
+    playing = PerfectPlayer(book=None, strategy=None, table_bits=18)
+    move = check_move(checker, playing, state)
+    state.play(move)
+    scores = checker.analyze(Position.from_state(state))
+    state.play(scores.index(max(scores)))
+    remembering = playing.choose(state)
+    fresh = PerfectPlayer(book=None, strategy=None, table_bits=18)
+    fresh_result = fresh.choose(state)
+    assert (remembering.move, remembering.score) == (fresh_result.move, fresh_result.score)
+    playing_nodes, fresh_nodes = remembering.nodes, fresh_result.nodes
+    assert playing_nodes < fresh_nodes
+
+
+def test_the_exact_book_agrees_with_the_reference_data(shared_data: Path) -> None:
+    """Every reference position the shipped exact book holds has the reference score."""
+    book = load_default_book()
+    assert book is not None
+    found = 0
+    for path in sorted((shared_data / "connect4").glob("Test_*")):
+        for row in path.read_text().splitlines():
+            moves, score = row.split()
+            if len(moves) > book.max_moves:
+                continue
+            stored = book.get(Position.parse(moves).key)
+            if stored is not None:
+                assert stored == int(score), moves
+                found += 1
+    assert found > 0
+
+
+@pytest.mark.parametrize("moves", ["", "1", "4", "7", "44", "41"])
+def test_the_first_plies_come_from_the_book_without_search(moves: str) -> None:
+    """Where the perfect player meets the exact book, it scores every column: no search."""
+    result = PerfectPlayer(table_bits=16).choose(ConnectFour.from_notation(moves))
+    assert result.solved and result.root_scores_exact
+    assert result.nodes < 100
