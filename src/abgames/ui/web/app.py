@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
 from abgames.cluster import Cluster
-from abgames.ui.web import games_routes, learn_routes, pages, people_routes
+from abgames.ui.web import games_routes, learn_routes, pages, people_routes, puzzles_routes
 from abgames.ui.web.cluster_workers import ON_THIS_MACHINE, search_workers
 from abgames.ui.web.docs import add_docs
 from abgames.ui.web.errors import WebError
@@ -158,6 +158,7 @@ def create_app(settings: WebSettings | None = None, *, cluster: Cluster | None =
     app.include_router(games_routes.router)
     app.include_router(people_routes.router)
     app.include_router(learn_routes.router)
+    app.include_router(puzzles_routes.router)
     app.mount("/static", StaticFiles(directory=chosen.static_dir, check_dir=False), name="static")
     add_docs(app)
     _add_error_handlers(app)

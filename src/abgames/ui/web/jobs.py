@@ -59,7 +59,15 @@ class LearnSpec:
     request: dict[str, Any]
 
 
-JobSpec = SearchSpec | LearnSpec | ReviewSpec
+@dataclass(frozen=True)
+class PuzzleSpec:
+    """A /puzzles check (``abgames.puzzles.check``): ``op`` "move" or "hint", and its fields."""
+
+    op: str
+    request: dict[str, Any]
+
+
+JobSpec = SearchSpec | LearnSpec | ReviewSpec | PuzzleSpec
 
 
 def resident_mb() -> float:
@@ -150,6 +158,11 @@ class JobRunner:
                 from abgames.ui.web.learn_work import run_learn
 
                 self._send(("done", job_id, run_learn(spec.op, spec.request), None))
+                return
+            if isinstance(spec, PuzzleSpec):
+                from abgames.puzzles.check import run_puzzle_job
+
+                self._send(("done", job_id, run_puzzle_job(spec.op, spec.request), None))
                 return
             if isinstance(spec, ReviewSpec):
                 self._send(("done", job_id, self._review(job_id, spec), None))

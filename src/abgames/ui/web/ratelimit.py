@@ -43,6 +43,8 @@ LEARN = "learn"
 """``/api/learn/trace`` and ``/api/learn/experiment`` (searches on the server's threads)."""
 POSITION = "position"
 """``/api/learn/position`` (a board and its legal moves: cheap)."""
+PUZZLES = "puzzles"
+"""``/api/puzzles/next`` and ``/api/puzzles/move`` (a check on a worker: milliseconds)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ DEFAULT_RATES: Mapping[str, Rate] = MappingProxyType(
         SEARCHES: Rate(2.0, 20),
         LEARN: Rate(1.0, 20),
         POSITION: Rate(5.0, 50),
+        PUZZLES: Rate(3.0, 40),
     }
 )
 #: What a refused request is told, by category (then "try again in N s").
@@ -78,6 +81,7 @@ REFUSALS: Mapping[str, str] = MappingProxyType(
         SEARCHES: "too many search controls from this address",
         LEARN: "too many searches asked from this address",
         POSITION: "too many positions asked from this address",
+        PUZZLES: "too many puzzle moves from this address",
     }
 )
 #: Most clients tracked at once (about 300 bytes each per category used).

@@ -70,6 +70,26 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN review TEXT;
     """,
+    # 6: /puzzles players (``puzzle_store.py``), by the hash of the browser's key: the
+    # Glicko-2 rating, counts and streaks, the puzzle in progress, recent puzzles.
+    """
+    CREATE TABLE puzzle_players (
+        key_hash TEXT PRIMARY KEY,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        solved INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        streak INTEGER NOT NULL DEFAULT 0,
+        best_streak INTEGER NOT NULL DEFAULT 0,
+        attempt TEXT NOT NULL DEFAULT '{}',
+        recent TEXT NOT NULL DEFAULT '[]',
+        version INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE INDEX puzzle_players_updated ON puzzle_players (updated);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: How long a writer waits for another connection's lock before giving up (seconds).
