@@ -23,13 +23,24 @@ level; the first ``--opening`` plies by the seeded ``medium`` level on both side
 balanced positions like the hardest of the tree), and for each of its turns the
 nodes ``decide`` needs with a fresh table (capped at ``--cap``), per ply.
 
+With ``--hand-over N`` it measures ``perfect`` where people hand it a game: N games
+of ``--opening-discs LO HI`` random moves (default 2-10: two people played, then
+"let the AI play"), then ``perfect`` plays one side (alternately) to the end
+against ``--against random`` or ``--against perfect`` (a second ``perfect`` player
+that plays a random move instead with probability ``--slip``, so ``perfect``
+meets lost positions too). It prints every answer's time (p50, p99, max, how many
+over 50 ms and 1 s), the fallbacks (answers not solved), and the exact-score
+misses: from ``--check-from`` discs on, an independent solver checks that the
+move's exact score is the position's (earlier positions are counted unchecked:
+their check would take minutes). The slowest answers are listed.
+
 With ``--check-book FILE`` it checks a strategy book against the solver instead: a
 random sample (``--sample N``) of its positions with at least ``--min-discs`` discs
 (early ones take minutes each): the stored value is the position's weak value, and
 the stored move keeps it.
 
 Usage: ``python benchmarks/connect4_perfect.py [--games N] [--cap NODES] [--seed S]``
-``[--decisions N --opening K]``
+``[--decisions N --opening K]`` ``[--hand-over N --against random|perfect]``
 """
 
 from __future__ import annotations
@@ -42,11 +53,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from abgames.ai.connect4.constants import CELLS
 from abgames.ai.connect4.perfect import PerfectPlayer
+from abgames.ai.connect4.position import position_of_key, random_game
 from abgames.ai.connect4.solver import NodeLimitReached, Position, Solver
 from abgames.ai.connect4.strategy import decide
 from abgames.ai.connect4.strategy_book import load as load_strategy
-from abgames.ai.connect4.strategy_book import position_of_key
 from abgames.ai.levels import make_player
 from abgames.ai.player import AIPlayer
 from abgames.games.connect4 import ConnectFour
@@ -55,6 +67,13 @@ from abgames.games.connect4 import ConnectFour
 UNLOADED_RATE = 5_000_000
 FAST_SECONDS = 0.1
 SLOW_SECONDS = 5.0
+#: The answer times the hand-over mode counts: the goal's p99 and its worst case.
+TARGET_SECONDS = 0.05
+WORST_SECONDS = 1.0
+#: A position outside the books that every solver entry point meets (solve, analyze).
+WARM_UP_POSITION = "2252576253462244111563365343671351441"
+#: Answers the hand-over mode lists as the slowest.
+SLOWEST_SHOWN = 5
 #: The deepest ply ``--decisions`` samples (books deeper than this do not fit 20 MB).
 DECISION_LAST_PLY = 16
 
@@ -267,6 +286,98 @@ def check_book(args: argparse.Namespace) -> int:
     return 1 if wrong else 0
 
 
+@dataclass
+class Answer:
+    """One answer of ``perfect`` in the hand-over mode."""
+
+    moves: str
+    seconds: float
+    nodes: int
+    solved: bool
+    exact: bool | None  # None: not checked
+
+
+def exact_move_score(checker: Solver, position: Position, column: int) -> tuple[int, int]:
+    """(the position's exact score, the exact score of playing ``column``)."""
+    checker.clear()
+    best = checker.solve(position)
+    after = position.play(column)
+    if after.won:
+        return best, (CELLS + 1 - position.moves) // 2
+    checker.clear()
+    return best, -checker.solve(after)
+
+
+def hand_over_game(
+    args: argparse.Namespace, game: int, checker: Solver, answers: list[Answer]
+) -> str:
+    """One hand-over game; appends ``perfect``'s answers; the game's moves."""
+    rng = random.Random(args.seed * 1000 + game)
+    state = random_game(rng, *args.opening_discs)
+    perfect = make_perfect(args)
+    opponent = make_perfect(args) if args.against == "perfect" else None
+    side = state.to_move if game % 2 == 0 else 1 - state.to_move
+    while state.outcome() is None:
+        if state.to_move == side:
+            moves = state.notation()
+            start = time.perf_counter()
+            result = perfect.choose(state)
+            seconds = time.perf_counter() - start
+            assert result.move is not None
+            exact = None
+            if result.solved and state.ply >= args.check_from:
+                best, got = exact_move_score(checker, Position.from_state(state), result.move)
+                exact = got == best
+            answers.append(Answer(moves, seconds, result.nodes, result.solved, exact))
+            move = result.move
+        elif opponent is None or rng.random() < args.slip:
+            move = rng.choice(state.legal_moves())
+        else:
+            chosen = opponent.choose(state).move
+            assert chosen is not None
+            move = chosen
+        state.play(move)
+    return state.notation()
+
+
+def hand_over(args: argparse.Namespace) -> int:
+    """The hand-over mode: answer times, fallbacks and exact-score misses."""
+    checker = Solver(args.table_bits)
+    # Load the compiled solver and the books first: a fresh process's first answer
+    # is benchmarks/connect4_first_move.py's figure, not this one's.
+    make_perfect(args).choose(ConnectFour.from_notation(WARM_UP_POSITION))
+    answers: list[Answer] = []
+    start = time.perf_counter()
+    for game in range(args.hand_over):
+        moves = hand_over_game(args, game, checker, answers)
+        print(f"game {game}: {moves}", flush=True)
+    times = [a.seconds for a in answers]
+    checked = [a for a in answers if a.exact is not None]
+    print(
+        f"hand-over games: {args.hand_over} ({args.opening_discs[0]}-{args.opening_discs[1]} "
+        f"random discs, then perfect against {args.against}), "
+        f"{time.perf_counter() - start:.0f} s"
+    )
+    print(
+        f"perfect's answers: {len(answers)}, p50 {1e3 * percentile(times, 0.5):.1f} ms, "
+        f"p99 {1e3 * percentile(times, 0.99):.1f} ms, max {1e3 * max(times):.1f} ms; "
+        f"over {1e3 * TARGET_SECONDS:g} ms: {sum(t > TARGET_SECONDS for t in times)}, "
+        f"over {WORST_SECONDS:g} s: {sum(t > WORST_SECONDS for t in times)}"
+    )
+    print(f"fallbacks (not solved): {sum(not a.solved for a in answers)}")
+    print(
+        f"exact-score misses: {sum(not a.exact for a in checked)} of {len(checked)} checked "
+        f"({len(answers) - len(checked)} answers before {args.check_from} discs unchecked)"
+    )
+    print("slowest answers:")
+    for answer in sorted(answers, key=lambda a: -a.seconds)[:SLOWEST_SHOWN]:
+        print(
+            f"  {answer.moves or '(empty)'}: {answer.seconds:.3f} s, "
+            f"{nodes_text(answer.nodes, False)} nodes"
+        )
+    return 1 if any(not a.solved or a.exact is False for a in answers) else 0
+
+
 def make_perfect(args: argparse.Namespace) -> PerfectPlayer:
     """The player measured, with the node limit and fallback time asked for (if any)."""
     options: dict[str, float] = {}
@@ -297,7 +408,16 @@ def main() -> int:
     parser.add_argument("--check-book", type=Path, help="a strategy book to check")
     parser.add_argument("--sample", type=int, default=50, help="positions to check")
     parser.add_argument("--min-discs", type=int, default=10, help="skip earlier positions")
+    parser.add_argument("--hand-over", type=int, default=0, help="hand-over games")
+    parser.add_argument(
+        "--opening-discs", type=int, nargs=2, default=(2, 10), help="random discs handed over"
+    )
+    parser.add_argument("--against", choices=("random", "perfect"), default="random")
+    parser.add_argument("--slip", type=float, default=0.2, help="perfect opponent's random moves")
+    parser.add_argument("--check-from", type=int, default=8, help="discs checked from")
     args = parser.parse_args()
+    if args.hand_over:
+        return hand_over(args)
     if args.check_book:
         return check_book(args)
     if args.decisions:

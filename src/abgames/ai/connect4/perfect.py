@@ -257,7 +257,10 @@ class PerfectPlayer(AIPlayer):
         if wins:
             score = (CELLS + 1 - position.moves) // 2
             return self._best_result(position, {c: score for c in wins}, True, start)
-        if position.moves >= EXACT_FROM or self._book_scores_every_child(position):
+        booked = self._book_scores(position)
+        if booked is not None:
+            return self._best_result(position, booked, True, start)
+        if position.moves >= EXACT_FROM:
             analyzing = solver.analyze_steps(position, node_limit=self._left())
             scores = yield from self._solving(position, analyzing)
             exact = {c: s for c, s in enumerate(scores) if s != INVALID_MOVE}
@@ -300,13 +303,27 @@ class PerfectPlayer(AIPlayer):
         score: int = yield from self._solving(position, steps)
         return score
 
-    def _book_scores_every_child(self, position: Position) -> bool:
-        """Whether the exact book holds every child (exact scores cost nothing then)."""
+    def _book_scores(self, position: Position) -> dict[int, int] | None:
+        """Every column's exact score from the exact book, or ``None`` if it lacks one.
+
+        No search and no compiled code: a fresh process answers these at once.
+        """
         book = self.solver.book
         if book is None or position.moves >= book.max_moves:
-            return False
-        children = [position.play(c) for c in range(WIDTH) if position.can_play(c)]
-        return all(child.is_over or book.get(child.key) is not None for child in children)
+            return None
+        scores: dict[int, int] = {}
+        for column in range(WIDTH):
+            if not position.can_play(column):
+                continue
+            child = position.play(column)
+            if child.is_over:
+                scores[column] = -child.finished_score()
+                continue
+            stored = book.get(child.key)
+            if stored is None:
+                return None
+            scores[column] = -stored
+        return scores
 
     def _kept_score(self, state: ConnectFour) -> int | None:
         """This player's score before the opponent's last move, if it made that move's parent."""
