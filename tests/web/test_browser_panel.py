@@ -89,6 +89,19 @@ def test_save_downloads_the_record_and_a_bad_file_is_refused_keeping_the_game(
     loaded = page_state(page)
     assert loaded["id"] != game_id
     assert [step["text"] for step in loaded["moves"]] == ["4", "4", "3", "5"]
+    # A bad file after it: the status no longer says the good one was loaded.
+    page.set_input_files(
+        "#load-file",
+        files=[
+            {
+                "name": "bad2.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps(bad).encode(),
+            }
+        ],
+    )
+    page.wait_for_selector("#notice:has-text('bad2.json was not loaded')")
+    assert "Loaded good.json" not in page.locator("#status").inner_text()
 
 
 def test_ai_against_ai_can_be_paused_stepped_and_slowed(new_page: Any) -> None:
