@@ -200,3 +200,40 @@ def test_stop_ends_a_running_solve_at_the_next_chunk() -> None:
     assert solver.nodes <= 2 * solver.chunk_nodes
     # The next call starts afresh and answers.
     assert solver.solve(Position.parse("2252576253462244111563365343671351441")) == -1
+
+
+@pytest.mark.parametrize("name", ["L2_R1", "L1_R1"])
+def test_a_window_holds_the_score_or_says_which_side_it_is_on(shared_data: Path, name: str) -> None:
+    """Inside the window: the score; below: ``low``; above: a lower bound of ``high`` or more."""
+    solver = Solver(SMALL_TABLE_BITS)
+    for moves, expected in sample(read_set(shared_data, name), 15):
+        position = Position.parse(moves)
+        solver.clear()
+        assert solver.solve(position, low=expected - 2, high=expected + 3) == expected
+        solver.clear()
+        assert solver.solve(position, low=expected, high=expected + 1) == expected
+        solver.clear()
+        assert solver.solve(position, low=expected + 1, high=expected + 2) == expected + 1
+        solver.clear()
+        above = solver.solve(position, low=expected - 2, high=expected - 1)
+        assert expected - 1 <= above <= expected
+
+
+def test_an_empty_window_is_refused() -> None:
+    with pytest.raises(ValueError, match="empty window"):
+        Solver(SMALL_TABLE_BITS).solve(Position.parse("4453"), low=3, high=2)
+
+
+@pytest.mark.parametrize("name", ["L2_R1", "L2_R2", "L1_R1"])
+def test_the_column_a_solve_found_has_the_score(shared_data: Path, name: str) -> None:
+    solver = Solver(SMALL_TABLE_BITS)
+    found = 0
+    for moves, expected in sample(read_set(shared_data, name), 20):
+        position = Position.parse(moves)
+        solver.clear()
+        assert solver.solve(position) == expected
+        column = solver.best_column
+        if column is not None:
+            assert solver.analyze(position)[column] == expected, moves
+            found += 1
+    assert found > 0

@@ -102,8 +102,11 @@ MAX_FRAMES = CELLS + 2
 # sets ``PAUSED`` and saves its place: the column being analyzed, the window
 # ``[LOW, HIGH]`` of ``_solve`` with the probe ``MIDDLE`` under way, and the
 # ``DEPTH`` of the node ``_negamax`` enters next (its path is in ``stack``).
-NODES, PAUSE_AT, PAUSED, COLUMN, LOW, HIGH, MIDDLE, DEPTH = range(8)
-COUNTER_SLOTS = 8
+# ``ROOT_CUT`` is the root's move (a bitboard, 0: none) that ended the last probe
+# with a cut-off; ``BEST_MOVE`` the root's move of the last probe that failed high:
+# when ``_solve`` ends it is a move of the exact score, or 0 if no probe found one.
+NODES, PAUSE_AT, PAUSED, COLUMN, LOW, HIGH, MIDDLE, DEPTH, ROOT_CUT, BEST_MOVE = range(10)
+COUNTER_SLOTS = 10
 # Columns of the explicit stack of ``_negamax``: one row per frame (node on the path).
 _CURRENT, _MASK, _ALPHA, _BETA, _KEY, _SLOT, _COUNT, _TRIED, _ORDER = range(9)
 STACK_COLUMNS = _ORDER + WIDTH
@@ -379,6 +382,8 @@ def _negamax(
         b = beta[depth]
         if score >= b:
             table[slots[depth]] = (keys[depth] << _KEY_SHIFT) | gen_bits | (score + _LOWER_OFFSET)
+            if depth == 0:
+                counters[ROOT_CUT] = order[0, tried_count[0] - 1]
             result = score
             continue
         if score > alpha[depth]:
@@ -427,7 +432,8 @@ def _solve(
     window starts as the scores the position allows, narrowed to ``[window_low,
     window_high]``: a score known to lie there is found sooner. If the score lies
     below ``window_low`` the result is ``window_low``; if above ``window_high``, a
-    lower bound of it that is at least ``window_high``.
+    lower bound of it that is at least ``window_high``. ``counters[BEST_MOVE]``
+    is then a move of that score, if a probe found one (see ``COUNTER_SLOTS``).
     ``counters``, ``stack`` and ``resume`` as for ``_negamax``: on a pause the
     result is meaningless and the window and probe are saved in ``counters``.
     """
@@ -442,11 +448,13 @@ def _solve(
         if weak:
             low = max(low, -1)
             high = min(high, 1)
+        counters[BEST_MOVE] = 0
     resuming = resume
     while low < high:
         if resuming:
             middle = int(counters[MIDDLE])
         else:
+            counters[ROOT_CUT] = 0
             middle = low + (high - low) // 2
             if middle <= 0 and _trunc_half(low) < middle:
                 middle = _trunc_half(low)
@@ -478,6 +486,7 @@ def _solve(
             high = result
         else:
             low = result
+            counters[BEST_MOVE] = counters[ROOT_CUT]
     if weak:
         return (low > 0) - (low < 0)
     return low

@@ -10,9 +10,11 @@ equal moves it prefers the centre. The choice is deterministic. In this order:
 - from ``EXACT_FROM`` discs on, or where the exact book scores every column:
   every legal column's exact score (``root_scores_exact``), the best is played;
 - earlier (where seven exact solves are dear): the position's exact score ``s``
-  (one solve), then the children in centre order until one scores ``s`` (one
-  null-window test each; a test that fails proves that column worse, and its
-  bound is reported as an upper bound, ``root_scores_exact`` false).
+  (one solve), then the column the solve found with that score (if it found
+  one: ``Solver.best_column``) and the others in centre order until one scores
+  ``s`` (one null-window test each, cheap after the solve; a test that fails
+  proves that column worse, and its bound is reported as an upper bound,
+  ``root_scores_exact`` false).
 
 What is known narrows the solve of the position: the strategy book's
 win/draw/loss (a draw needs no solve at all) and the score of this player's
@@ -266,8 +268,10 @@ class PerfectPlayer(AIPlayer):
             exact = {c: s for c, s in enumerate(scores) if s != INVALID_MOVE}
             return self._best_result(position, exact, True, start)
         score = yield from self._position_score(state, position)
+        found = solver.best_column  # a column of that score, if the solve met one
+        candidates = COLUMN_ORDER if found is None else (found, *COLUMN_ORDER)
         bounds: dict[int, int] = {}
-        for column in COLUMN_ORDER:
+        for column in dict.fromkeys(candidates):
             if not position.can_play(column):
                 continue
             child = position.play(column)

@@ -142,6 +142,17 @@ class Solver:
         self._stop_requested = False
 
     @property
+    def best_column(self) -> int | None:
+        """After ``solve``: a column (0-based) of the score found, if the search met one.
+
+        ``None`` when the score came without trying the root's moves (the table, the
+        book, a window that held only it, an immediate win). Meaningless after
+        ``analyze``.
+        """
+        move = int(self._counters[kernel.BEST_MOVE])
+        return (move.bit_length() - 1) // kernel.STRIDE if move else None
+
+    @property
     def table_bytes(self) -> int:
         """Memory held by the transposition table (its fixed bound)."""
         return int(self.table.nbytes)
@@ -197,6 +208,7 @@ class Solver:
         chunk = self.chunk_nodes
         first = GIL_HELD_NODES if chunk >= GIL_HELD_NODES else max(2, chunk)
         self._counters[kernel.PAUSE_AT] = min(first, limit) if limit else first
+        self._counters[kernel.BEST_MOVE] = 0
         return limit, time.perf_counter()
 
     def _run(
@@ -292,6 +304,7 @@ class Solver:
     def _finished(self, node_limit: int | None) -> None:
         """Counters for a call on a finished game: no search at all."""
         self._limit(node_limit)
+        self._counters[kernel.BEST_MOVE] = 0
         self.nodes = 0
         self.elapsed = 0.0
 
