@@ -7,11 +7,13 @@ server on a free port with a temporary database.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import uvicorn
@@ -38,9 +40,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def main() -> None:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
-    out.parent.mkdir(parents=True, exist_ok=True)
+@contextlib.contextmanager
+def running_server() -> Iterator[str]:
+    """A server of the app on a free port over a temporary database: its base URL."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(WebSettings(db_path=Path(folder) / "games.db", workers=1, warm=False))
         port = free_port()
@@ -50,20 +52,26 @@ def main() -> None:
         while not server.started:
             time.sleep(0.05)
         try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                page = browser.new_page(viewport={"width": 1500, "height": 1180})
-                page.goto(f"http://127.0.0.1:{port}/learn")
-                page.wait_for_selector(".pane .node", state="attached")
-                page.wait_for_selector(".chart-svg")
-                for _ in range(STEPS):
-                    page.click("#forward")
-                page.hover(".node.active")
-                page.screenshot(path=str(out), full_page=True)
-                browser.close()
+            yield f"http://127.0.0.1:{port}"
         finally:
             server.should_exit = True
             thread.join(10)
+
+
+def main() -> None:
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with running_server() as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 1180})
+        page.goto(f"{base}/learn")
+        page.wait_for_selector(".pane .node", state="attached")
+        page.wait_for_selector(".chart-svg")
+        for _ in range(STEPS):
+            page.click("#forward")
+        page.hover(".node.active")
+        page.screenshot(path=str(out), full_page=True)
+        browser.close()
     print(out)
 
 

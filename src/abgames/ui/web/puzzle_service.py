@@ -35,8 +35,9 @@ from abgames.ui.web.writer import GroupWriter
 KEY = re.compile(r"^[A-Za-z0-9_-]{22,86}$")
 #: The deviation of a puzzle's rating, as an opponent (puzzle ratings are fixed).
 PUZZLE_DEVIATION = 80.0
-#: Longest wait for a check (a correctness bound: a check takes milliseconds).
-CHECK_TIMEOUT_S = 60.0
+#: Longest wait for a check: a bound for a lost job, not a budget (a check takes
+#: milliseconds; a worker started without warm-up loads the kernels first).
+CHECK_TIMEOUT_S = 300.0
 #: The pool job purpose of a puzzle check.
 PUZZLE_PURPOSE = "puzzle"
 
