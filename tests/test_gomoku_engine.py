@@ -1307,3 +1307,17 @@ def test_the_config_slots_hold_the_settings_that_config_fields_name() -> None:
     assert (config[kt.C_KEEP_THREATS], config[kt.C_LEAF_VCF_SPAN]) == (5, 3)
     for slot, name in enumerate(kt.CONFIG_FIELDS):
         assert config[slot] == int(getattr(settings, name)), name
+
+
+def test_a_search_under_another_rule_keeps_nothing_of_the_last_one() -> None:
+    """An engine reuses its tables on a board of the same size under another rule
+    (``tables.reset_tables``): its search there is the fresh engine's, node for node."""
+    moves = "h8 i9 h9 h10 i8 g8 j8"
+    used = GomokuEngine()
+    list(used.search(Gomoku.from_notation(moves, rule=Rule.FREESTYLE), Limit(depth=5)))
+    tables = used.tables
+    renju = Gomoku.from_notation(moves, rule=Rule.RENJU)
+    again = [(r.move, r.score, r.nodes) for r in used.search(renju, Limit(depth=5))]
+    fresh = [(r.move, r.score, r.nodes) for r in GomokuEngine().search(renju, Limit(depth=5))]
+    assert used.tables is tables  # reset, not made anew
+    assert again == fresh

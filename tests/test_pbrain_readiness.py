@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from abgames.ai import readiness
 from abgames.ai.gomoku import search as kernel_search
+from abgames.ai.gomoku.player import prepare as prepare_gomoku
 from abgames.ai.levels import make_player
 from abgames.ai.player import AIPlayer
 from abgames.games.base import GameState
@@ -159,7 +159,7 @@ VCF_BOARD = "7,7,1 8,7,1 9,7,1 10,8,1 10,9,1 10,10,1 6,7,2 10,11,2 0,0,2 14,14,2
 def test_a_proven_vcf_at_the_root_is_answered_without_the_alpha_beta(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    readiness.prepare("gomoku", "hard")
+    prepare_gomoku()  # the kernels, loaded here, not by the search (readiness left alone)
     alpha_beta_calls: list[int] = []
     search_root = kernel_search.search_root
 

@@ -81,7 +81,8 @@ class SolverResult:
 
 
 class GomokuEngine:
-    """One engine, many searches; tables persist between searches of one board shape."""
+    """One engine, many searches; tables persist between searches of one board shape
+    (another rule on a board of the same size resets them, without allocating anew)."""
 
     def __init__(self, settings: EngineSettings | None = None, seed: int | None = None) -> None:
         self.settings = settings or EngineSettings()
@@ -100,7 +101,11 @@ class GomokuEngine:
         shape = (state.size, state.rule)
         if self._shape != shape or self.board is None or self.tables is None:
             self.board = nb.new_board(state.size, state.rule)
-            self.tables = kt.new_tables(self.board.cells.shape[0])
+            cells = self.board.cells.shape[0]
+            if self.tables is not None and self.tables.history.shape[1] == cells:
+                kt.reset_tables(self.tables)  # another rule: same size, nothing kept
+            else:
+                self.tables = kt.new_tables(cells)
             self._shape = shape
         board, tables = self.board, self.tables
         nb.load(board, state)

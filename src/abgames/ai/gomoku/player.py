@@ -29,7 +29,7 @@ from abgames.ai.gomoku import starter
 from abgames.ai.gomoku.settings import GAME_TIME_SHARE, EngineSettings, with_search_overrides
 from abgames.ai.player import AIPlayer
 from abgames.games.base import GameState
-from abgames.games.gomoku import Gomoku
+from abgames.games.gomoku import Gomoku, Rule
 from abgames.search.limit import Limit
 from abgames.search.result import SearchResult
 
@@ -207,9 +207,14 @@ PREPARE_DEPTH = 2
 
 def prepare() -> None:
     """Compile the engine's kernels (or load them from numba's cache) by one small
-    search without a clock that runs every phase the engine levels use."""
+    search without a clock that runs every phase the engine levels use, and build the
+    line-pattern table of every rule (the first board of a rule would build its own,
+    some 30 ms)."""
+    from abgames.ai.gomoku import board
     from abgames.ai.gomoku.engine import GomokuEngine
 
     state = Gomoku.from_notation(PREPARE_POSITION)
     for _ in GomokuEngine(LEVEL_SETTINGS["hard"][0]).search(state, Limit(depth=PREPARE_DEPTH)):
         pass
+    for rule in Rule:
+        board.pattern_table_for(rule)

@@ -125,28 +125,57 @@ class Tables(NamedTuple):
 
 
 def new_tables(cells: int, tt_bits: int = TT_BITS) -> Tables:
-    """Fresh tables for a board of ``cells`` engine cells."""
+    """Fresh tables for a board of ``cells`` engine cells (as ``reset_tables`` leaves them).
+
+    Every page is written here, where the tables are made (an engine's warm-up), rather
+    than on the first touch of each inside a timed search.
+    """
     size = 1 << tt_bits
-    return Tables(
-        tt_key=np.zeros(size, np.int64),
-        tt_score=np.zeros(size, np.int32),
-        tt_depth=np.full(size, -1, np.int16),
-        tt_flag=np.zeros(size, np.int8),
-        tt_move=np.full(size, -1, np.int32),
-        vcf_key=np.zeros(1 << VCF_TT_BITS, np.int64),
-        vcf_depth=np.zeros(1 << VCF_TT_BITS, np.int16),
-        killers=np.full((MAX_PLY, 2), -1, np.int32),
-        history=np.zeros((2, cells), np.int64),
-        moves=np.zeros((MAX_PLY + 1, MAX_MOVES), np.int32),
-        order=np.zeros((MAX_PLY + 1, MAX_MOVES), np.int64),
-        pv=np.zeros((MAX_PLY + 1, MAX_PLY + 1), np.int32),
-        pv_length=np.zeros(MAX_PLY + 1, np.int32),
-        stop=np.zeros(1, np.int64),
-        stats=np.zeros(STATS_LEN, np.int64),
-        config=np.zeros(CONFIG_LEN, np.int64),
-        weights=EVAL_WEIGHTS.copy(),
-        free_pairs=np.zeros(MAX_PLY + 2, np.int32),
+    tables = Tables(
+        tt_key=np.empty(size, np.int64),
+        tt_score=np.empty(size, np.int32),
+        tt_depth=np.empty(size, np.int16),
+        tt_flag=np.empty(size, np.int8),
+        tt_move=np.empty(size, np.int32),
+        vcf_key=np.empty(1 << VCF_TT_BITS, np.int64),
+        vcf_depth=np.empty(1 << VCF_TT_BITS, np.int16),
+        killers=np.empty((MAX_PLY, 2), np.int32),
+        history=np.empty((2, cells), np.int64),
+        moves=np.empty((MAX_PLY + 1, MAX_MOVES), np.int32),
+        order=np.empty((MAX_PLY + 1, MAX_MOVES), np.int64),
+        pv=np.empty((MAX_PLY + 1, MAX_PLY + 1), np.int32),
+        pv_length=np.empty(MAX_PLY + 1, np.int32),
+        stop=np.empty(1, np.int64),
+        stats=np.empty(STATS_LEN, np.int64),
+        config=np.empty(CONFIG_LEN, np.int64),
+        weights=np.empty_like(EVAL_WEIGHTS),
+        free_pairs=np.empty(MAX_PLY + 2, np.int32),
     )
+    reset_tables(tables)
+    return tables
+
+
+def reset_tables(tables: Tables) -> None:
+    """Forget everything ``tables`` learnt: as ``new_tables`` made them (for a board of
+    another rule, whose positions the tables' entries do not describe)."""
+    tables.tt_key.fill(0)
+    tables.tt_score.fill(0)
+    tables.tt_depth.fill(-1)
+    tables.tt_flag.fill(0)
+    tables.tt_move.fill(-1)
+    tables.vcf_key.fill(0)
+    tables.vcf_depth.fill(0)
+    tables.killers.fill(-1)
+    tables.history.fill(0)
+    tables.moves.fill(0)
+    tables.order.fill(0)
+    tables.pv.fill(0)
+    tables.pv_length.fill(0)
+    tables.stop.fill(0)
+    tables.stats.fill(0)
+    tables.config.fill(0)
+    tables.weights[:] = EVAL_WEIGHTS
+    tables.free_pairs.fill(0)
 
 
 TABLES_TYPE = typeof(new_tables(1, tt_bits=1))
