@@ -8,7 +8,8 @@ test depends on how fast the machine is.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Generator, Iterable
 
 import pytest
 
@@ -102,3 +103,21 @@ def test_match_play_spends_all_and_play_against_a_person_stops_early(clock: Fake
     with_person = _depths(player.think(_state()), clock, {2: BEFORE_HALF, 3: AFTER_HALF})
     assert in_match == list(range(1, DEPTH + 1))
     assert with_person == [1, 2, 3]
+
+
+def test_a_search_closed_early_leaves_no_timer_armed() -> None:
+    """A caller that stops reading after a result (the pbrain warm-up at depth 1,
+    ``INFO max_depth``) closes the search: its timers are disarmed then, so none raises
+    the stop flag later inside the next search (it cut a root VCF short)."""
+    before = {thread for thread in threading.enumerate() if isinstance(thread, threading.Timer)}
+    engine = GomokuEngine(EngineSettings(defence_vct_depth=4))
+    search = engine.search(_state(), Limit(depth=DEPTH, time=BUDGET), spend_all=True)
+    assert isinstance(search, Generator) and next(search).depth == 1
+    search.close()
+    armed = {
+        thread
+        for thread in threading.enumerate()
+        if isinstance(thread, threading.Timer) and thread.is_alive()
+    }
+    assert armed <= before
+    assert engine.tables is not None and engine.tables.stop[0] == 0

@@ -95,6 +95,8 @@ class GomokuEngine:
         self.tables: kt.Tables | None = None
         self._stop_event = threading.Event()
         self._out_of_time = threading.Event()
+        #: The timer that ends alpha-beta before the last defence check, while armed.
+        self._phase_timer: threading.Timer | None = None
 
     # --- set-up -----------------------------------------------------------------
     def _prepare(self, state: Gomoku) -> tuple[nb.Board, kt.Tables]:
@@ -171,9 +173,15 @@ class GomokuEngine:
         try:
             spend = spend_all or self.settings.use_full_time
             yield from self._search(state, board, tables, limit, start, budget, spend)
-        finally:
-            if timer is not None:
-                timer.cancel()
+        finally:  # also when the caller closes the search early
+            # Disarmed and finished, so that no callback raises the stop flag in the
+            # next search (a closed search left its phase timer armed: it cut the next
+            # search's root solvers short, and a VCF went unfound).
+            for armed in (timer, self._phase_timer):
+                if armed is not None:
+                    armed.cancel()
+                    armed.join()
+            self._phase_timer = None
 
     def _time_up(self) -> None:
         self._out_of_time.set()
@@ -397,6 +405,7 @@ class GomokuEngine:
             phase_timer = threading.Timer(max(0.0, delay), self._phase_time_up)
             phase_timer.daemon = True
             phase_timer.start()
+            self._phase_timer = phase_timer  # ``search`` disarms it if closed early
         for depth in range(1, max_depth + 1):
             scores[:] = -WIN - 1
             best = ks.search_root(board, tables, depth, root, scores)
