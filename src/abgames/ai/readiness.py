@@ -35,6 +35,8 @@ PROGRESS_INTERVAL_SECONDS = 0.5
 NOTICE_AFTER_SECONDS = 1.0
 #: A position near the end of a Connect Four game, solved at once once compiled.
 CONNECT4_PREPARE_POSITION = "2252576253462244111563365343671351"
+#: One before 16 discs (and off the books): the perfect player solves it in a window.
+CONNECT4_PREPARE_SOLVE_POSITION = "544111732146347"
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,9 @@ def _prepare_connect4() -> None:
     from abgames.ai.levels import make_player
     from abgames.games.connect4 import ConnectFour
 
-    make_player("connect4", "perfect").choose(ConnectFour.from_notation(CONNECT4_PREPARE_POSITION))
+    player = make_player("connect4", "perfect")
+    for moves in (CONNECT4_PREPARE_POSITION, CONNECT4_PREPARE_SOLVE_POSITION):
+        player.choose(ConnectFour.from_notation(moves))  # analyze, then solve
 
 
 @dataclass(frozen=True)
