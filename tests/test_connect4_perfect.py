@@ -8,6 +8,7 @@ move of ``perfect`` is checked against every column's exact score.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from abgames.ai.connect4.constants import INVALID_MOVE
 from abgames.ai.connect4.perfect import PerfectPlayer, to_search_score
 from abgames.ai.connect4.position import Position, random_game
 from abgames.ai.connect4.solver import Solver
+from abgames.ai.connect4.strategy_book import load_default_strategy
 from abgames.games.connect4 import ConnectFour
 
 #: A lost position (17 discs, -9): column 7 loses slowest, column 3 is the centre-most
@@ -116,21 +118,37 @@ def test_the_score_of_the_last_move_narrows_the_next_solve(checker: Solver) -> N
     assert playing_nodes < fresh_nodes
 
 
+def reference_rows(shared_data: Path, most_discs: int) -> Iterator[tuple[str, int]]:
+    """``(moves, score)`` of every reference position with at most ``most_discs`` discs."""
+    for path in sorted((shared_data / "connect4").glob("Test_*")):
+        for row in path.read_text().splitlines():
+            moves, score = row.split()
+            if len(moves) <= most_discs:
+                yield moves, int(score)
+
+
 def test_the_exact_book_agrees_with_the_reference_data(shared_data: Path) -> None:
     """Every reference position the shipped exact book holds has the reference score."""
     book = load_default_book()
     assert book is not None
-    found = 0
-    for path in sorted((shared_data / "connect4").glob("Test_*")):
-        for row in path.read_text().splitlines():
-            moves, score = row.split()
-            if len(moves) > book.max_moves:
-                continue
-            stored = book.get(Position.parse(moves).key)
-            if stored is not None:
-                assert stored == int(score), moves
-                found += 1
-    assert found > 0
+    stored = [
+        (book.get(Position.parse(moves).key), score)
+        for moves, score in reference_rows(shared_data, book.max_moves)
+    ]
+    held = [(got, score) for got, score in stored if got is not None]
+    assert held and all(got == score for got, score in held)
+
+
+def test_the_strategy_book_agrees_with_the_reference_data(shared_data: Path) -> None:
+    """Every reference position the strategy book holds has the reference score's sign."""
+    book = load_default_strategy()
+    assert book is not None
+    stored = [
+        (book.get(Position.parse(moves)), score)
+        for moves, score in reference_rows(shared_data, book.max_moves)
+    ]
+    held = [(entry[0], score) for entry, score in stored if entry is not None]
+    assert held and all(value == (score > 0) - (score < 0) for value, score in held)
 
 
 @pytest.mark.parametrize("moves", ["", "1", "4", "7", "44", "41"])
