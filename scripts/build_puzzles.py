@@ -33,7 +33,7 @@ def shared_data() -> Path:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40, help="engine games to mine (40)")
+    parser.add_argument("--games", type=int, default=300, help="engine games to mine (300)")
     parser.add_argument("--connect4", type=int, default=60, help="Connect Four puzzles (60)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--cache", type=Path, default=REPO / "build" / "puzzles")

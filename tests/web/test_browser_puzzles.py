@@ -116,3 +116,46 @@ def test_the_game_page_links_to_the_puzzles(new_page: Any) -> None:
     page = new_page(**DESKTOP)
     page.goto("/")
     assert page.locator("header a[href='/puzzles']").count() == 1
+
+
+def test_a_connect4_puzzle_solved_with_the_keyboard(new_page: Any) -> None:
+    page = new_page(**DESKTOP)
+    puzzle = by_id()["c4001"]
+    page.goto(f"/puzzles#p={puzzle.id}")
+    page.wait_for_selector(f"#board[data-puzzle='{puzzle.id}'][data-moves='0']")
+    page.focus("#board")
+    state = puzzle.start()
+    column, played = puzzle.solution[0], 0
+    while True:
+        page.keyboard.press(str(column + 1))  # digits drop a disc: 1 is the left column
+        page.wait_for_selector(
+            f"#board[data-moves='{played + 2}'][data-status='playing'], "
+            f"#board[data-moves='{played + 1}'][data-status='solved']",
+            timeout=JUDGED_MS,
+        )
+        view = shown(page)
+        if view["status"] == "solved":
+            break
+        played += 2
+        state = puzzle.after(step["move"] for step in view["state"]["moves"])
+        hint = check.hint(state)
+        assert hint is not None
+        column = hint
+    assert "Solved" in page.inner_text("#status")
+    # The arrows move a cursor and Enter plays there (a retry, unrated).
+    page.click("#retry")
+    page.wait_for_selector(
+        f"#board[data-puzzle='{puzzle.id}'][data-moves='0'][data-status='playing']"
+    )
+    page.focus("#board")
+    start = puzzle.solution[0]
+    for _ in range(abs(start - 3)):
+        page.keyboard.press("ArrowRight" if start > 3 else "ArrowLeft")
+    if start == 3:
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#board .cursor")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(
+        "#board[data-moves='2'], #board[data-status='solved']", timeout=JUDGED_MS
+    )

@@ -13,9 +13,9 @@ interrupted build starts again where it stopped (``build(..., cache=)``):
 - ``connect4``: random Connect Four playouts; a position where exactly one column wins
   (the solver's exact scores) and the win is at most ``C4_MAX_MOVES`` moves away.
 
-Every puzzle is checked the way the page checks a move (``check.judge``): the stored
-line's first move must keep the win, so the shipped file holds no puzzle that cannot
-be solved.
+Every puzzle is checked the way the page checks a move (``check.judge``): its stored
+line's first move, then each hint after the engine's defence, must keep the win to the
+five or four, so the shipped file holds no puzzle that the page cannot see won.
 """
 
 from __future__ import annotations
@@ -62,6 +62,9 @@ MINED_PAIRINGS = (("easy", "medium"), ("easy", "easy"))
 MINED_TURN_MS = 300
 #: Most attacker moves added to a stored line that stops before the five.
 MAX_EXTRA_MOVES = 6
+#: Most attacker moves a puzzle is played out to when it is checked (the longest
+#: shipped VCF has 73).
+MAX_PLAYED_OUT = 90
 #: Shortest mined win kept (attacker moves, its five counted): a lone four is no puzzle.
 MINED_MIN_MOVES = 3
 
@@ -148,11 +151,25 @@ def replays(puzzle: Puzzle) -> bool:
 
 
 def sound(puzzle: Puzzle) -> bool:
-    """Whether the stored line replays to a win and its first move passes ``check.judge``."""
+    """Whether the stored line replays to a win and the page can be won from the start:
+    its first move passes ``check.judge``, and so does each hint after the defender's
+    answers (as the page plays it) until the win is on the board."""
     if not puzzle.solution or not replays(puzzle):
         return False
-    verdict = check.judge(puzzle.start(), puzzle.solution[0])
-    return verdict.verdict in (check.SOLVED, check.CORRECT)
+    state = puzzle.start()
+    move: int | None = puzzle.solution[0]
+    for _ in range(MAX_PLAYED_OUT):
+        if move is None:
+            return False
+        verdict = check.judge(state, move)
+        if verdict.verdict == check.SOLVED:
+            return True
+        if verdict.verdict != check.CORRECT or verdict.reply is None:
+            return False
+        state.play(move)
+        state.play(verdict.reply)
+        move = check.hint(state)
+    return False
 
 
 # --- the shared sets -------------------------------------------------------------
@@ -389,7 +406,7 @@ def build(
     out: Path,
     cache: Path,
     *,
-    games: int = 40,
+    games: int = 300,
     connect4: int = 60,
     seed: int = 2026,
     log: Log = print,

@@ -75,10 +75,17 @@ class PuzzlePage {
     this.view = null; // the last answer: {player, puzzle, state, status, solution, ...}
     this.hint = null;
     this.busy = false;
+    this.cursor = null; // the keyboard's cursor {x, y}, shown once a key moved it
   }
 
   async start() {
-    $("#board").addEventListener("click", (event) => this.clicked(event));
+    const board = $("#board");
+    board.addEventListener("click", (event) => this.clicked(event));
+    board.addEventListener("keydown", (event) => this.key(event));
+    board.addEventListener("pointerdown", () => {
+      this.cursor = null;
+      for (const mark of board.querySelectorAll(".cursor, .cursor-disc")) mark.remove();
+    });
     $("#next").addEventListener("click", () => this.next());
     $("#retry").addEventListener("click", () => this.view && this.view.puzzle && this.next(this.view.puzzle.id));
     $("#hint").addEventListener("click", () => this.askHint());
@@ -132,6 +139,34 @@ class PuzzlePage {
     const move = Number.parseInt(target.dataset.move, 10);
     if (!this.view.state.legal.includes(move)) return;
     this.play(move);
+  }
+
+  /** Arrows move a cursor, Enter or Space plays there; digits drop a Connect Four disc. */
+  key(event) {
+    const state = this.view && this.view.state;
+    if (!state || event.altKey || event.ctrlKey || event.metaKey) return;
+    const view = VIEWS[state.game];
+    const { width, height } = state.board;
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (event.key in steps) {
+      event.preventDefault();
+      const [dx, dy] = steps[event.key];
+      const cursor = this.cursor || { x: Math.floor(width / 2), y: Math.floor(height / 2) };
+      const rows = view.cursorKind === "column" ? 1 : height;
+      this.cursor = {
+        x: Math.min(width - 1, Math.max(0, cursor.x + dx)),
+        y: Math.min(rows - 1, Math.max(0, cursor.y + dy)),
+      };
+      this.drawBoard();
+      $("#cursor-info").textContent = `Cursor on ${view.cursorName(state, this.cursor)}`;
+      return;
+    }
+    let move = null;
+    if ((event.key === "Enter" || event.key === " ") && this.cursor) move = view.moveAt(state, this.cursor);
+    if (state.game === "connect4" && /^[1-9]$/.test(event.key)) move = Number.parseInt(event.key, 10) - 1;
+    if (move === null) return;
+    event.preventDefault();
+    if (this.view.status === "playing" && !this.busy && state.legal.includes(move)) this.play(move);
   }
 
   async play(move) {
@@ -208,7 +243,7 @@ class PuzzlePage {
       hint: this.hint,
       numbers: false,
       forbidden: state.forbidden,
-      cursor: null,
+      cursor: this.cursor,
       animate: false,
     };
     const board = $("#board");
