@@ -15,7 +15,9 @@ from fastapi.testclient import TestClient
 from abgames.games.gomoku import Gomoku
 from abgames.puzzles import check
 from abgames.puzzles.catalogue import by_id
+from abgames.ui.web.puzzle_store import Player, SavePlayer, key_hash, load_player
 from abgames.ui.web.ratelimit import RateLimits
+from abgames.ui.web.store import GameStore
 
 PUZZLE = "gi115"  # an intro VCF whose first move g8 wins too (the stored line starts j5)
 OTHER_FIRST = "g8"
@@ -203,3 +205,26 @@ def test_puzzle_requests_are_rate_limited(tmp_path: Path) -> None:
         assert codes[0] == 200 and codes[-1] == 429
         refused = limited.post("/api/puzzles/next", json={}, headers=key)
         assert "puzzle" in refused.json()["error"] and refused.headers["retry-after"]
+
+
+def test_the_store_keeps_players_by_version_and_within_its_bound(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db")
+    try:
+        first = Player(key_hash("a" * 43), rating=1600.0).changed()
+        assert store.write_batch([SavePlayer(0, first).as_write()]) == [True]
+        assert load_player(store, first.key_hash).rating == 1600.0
+        stale = first.changed(rating=1400.0)
+        assert store.write_batch([SavePlayer(0, stale).as_write()]) == [False]  # already there
+        newer = first.changed(rating=1700.0, recent=("gi001",))
+        assert store.write_batch([SavePlayer(first.version, newer).as_write()]) == [True]
+        late = first.changed(rating=1300.0)
+        assert store.write_batch([SavePlayer(first.version, late).as_write()]) == [False]
+        kept = load_player(store, first.key_hash)
+        assert kept.rating == 1700.0 and kept.recent == ("gi001",)
+        # Past the bound, a new player's row makes room by deleting the least recently seen.
+        second = Player(key_hash("b" * 43)).changed()
+        assert store.write_batch([SavePlayer(0, second, max_players=1).as_write()]) == [True]
+        assert load_player(store, first.key_hash).version == 0  # gone: a new player again
+        assert load_player(store, second.key_hash).version == second.version
+    finally:
+        store.close()

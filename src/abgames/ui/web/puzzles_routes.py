@@ -68,8 +68,8 @@ async def read_player(puzzles: Puzzles, key: Key) -> dict[str, Any]:
     API + "/next",
     summary="Start a puzzle: the one named, or one near the player's rating",
     description="Chosen among the puzzles nearest the rating that the player has not "
-    "been rated on lately. Starting a puzzle leaves the one in progress (unrated if no "
-    "move was judged). 404 for an unknown puzzle id.",
+    "been rated on lately. A puzzle left unfinished is not rated (a wrong move or a "
+    "hint has counted already). 404 for an unknown puzzle id.",
     dependencies=[Depends(limited(PUZZLES))],
 )
 async def next_puzzle(request: NextPuzzle, puzzles: Puzzles, key: Key) -> dict[str, Any]:
