@@ -3,8 +3,9 @@
 On the standard 7x6 board the player plays, from any legal position, a move of
 the best exact score: it never turns a win into a draw or loss, nor a draw into a
 loss; it wins fastest and loses slowest (in a lost position the longest defence
-is also the one that gives the opponent the most chances to go wrong); among
-equal moves it prefers the centre. The choice is deterministic. In this order:
+is also the one that gives the opponent the most chances to go wrong). Among
+equal moves it prefers the centre where every column is scored, else the column
+the solve found first. The choice is deterministic. In this order:
 
 - a column that wins at once (the other columns are not scored);
 - from ``EXACT_FROM`` discs on, or where the exact book scores every column:
