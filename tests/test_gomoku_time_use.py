@@ -19,6 +19,7 @@ from abgames.ai.gomoku.player import GomokuPlayer
 from abgames.games.gomoku import Gomoku
 from abgames.search.limit import Limit
 from abgames.search.result import SearchResult
+from abgames.search.score import WIN_THRESHOLD
 
 #: A quiet opening: no forced win, so the result comes from iterative deepening.
 OPENING = "h8 i9 h9 h10 i8 g8"
@@ -121,3 +122,20 @@ def test_a_search_closed_early_leaves_no_timer_armed() -> None:
     }
     assert armed <= before
     assert engine.tables is not None and engine.tables.stop[0] == 0
+
+
+def test_a_proven_win_ends_the_search_even_when_all_the_time_may_be_spent(
+    clock: FakeClock,
+) -> None:
+    """Match play spends all its time, but not on a result deeper search cannot change:
+    once alpha-beta proves a win (the root solvers off here) no iteration follows."""
+    state = Gomoku()
+    black = [state.point(x, y) for x, y in ((7, 7), (8, 7), (9, 7), (10, 8), (10, 9), (10, 10))]
+    white = [state.point(x, y) for x, y in ((6, 7), (10, 11), (0, 0), (14, 14), (0, 14), (14, 0))]
+    position = Gomoku.from_position(black, white, 0)  # k8 (10,7) makes two fours at once
+    results = list(
+        GomokuEngine(SETTINGS).search(position, Limit(depth=DEPTH, time=BUDGET), spend_all=True)
+    )
+    last = results[-1]
+    assert last.move == position.point(10, 7) and last.score >= WIN_THRESHOLD
+    assert last.depth < DEPTH and [r.depth for r in results] == list(range(1, last.depth + 1))
