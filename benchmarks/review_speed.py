@@ -4,7 +4,7 @@ Four game, reviewed as the web app's worker does (``abgames.review.review_game``
 Run: ``.venv/bin/python benchmarks/review_speed.py [--gomoku-moves 40] [--seed 1]``
 
 The games are played first by the engine's own levels (Gomoku ``medium`` against
-``medium``, Connect Four ``hard`` against ``medium``; seeded, so the same games every
+``medium``, Connect Four ``hard`` against ``hard``; seeded, so the same games every
 run; a Gomoku game that ends before ``--gomoku-moves`` is replaced by the next seed's,
 and a longer one is cut there). Each review is timed twice: first (its players fresh,
 the kernels loaded before and their load printed apart) and again. It prints per game:
@@ -25,7 +25,7 @@ from abgames.match import new_state
 from abgames.review import review_game
 
 #: The players of each benchmark game: (game, first player's level, second's).
-GAMES = (("gomoku", "medium", "medium"), ("connect4", "hard", "medium"))
+GAMES = (("gomoku", "medium", "medium"), ("connect4", "hard", "hard"))
 #: Seeds tried for a Gomoku game that lasts the moves asked for (it is cut there).
 MAX_SEEDS = 20
 
