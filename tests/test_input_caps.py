@@ -130,7 +130,7 @@ def test_tune_refuses_a_saved_game_as_its_state(
     before = game.read_bytes()
     status, err = in_process(capsys, "tune", "gomoku", "--state", str(game))
     assert status == 2
-    assert_one_line(err, f"abgames tune: {game}: not a readable tuning state (no 'params')")
+    assert_one_line(err, f"abgames tune: {game}: a saved game, not a tuning state")
     assert game.read_bytes() == before
 
 

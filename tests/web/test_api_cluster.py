@@ -56,6 +56,10 @@ def ray_cluster() -> Iterator[LocalTestCluster]:
         cluster.add_node(num_cpus=1, object_store_memory=OBJECT_STORE_BYTES)
         cluster.wait_for_nodes()
         yield cluster  # (a node added later inherits the path too)
+        # The server's connection to the head is closed by its lifespan; a server that
+        # did not finish stopping in time (a loaded machine) leaves it open, and Ray
+        # refuses to remove a node a driver is connected to.
+        ray.shutdown()
         cluster.shutdown()
 
 

@@ -43,6 +43,7 @@ from abgames.arena.judge import GameRecord, GameTask, play_game
 from abgames.cluster import Cluster
 from abgames.files import FileRefusedError, read_text, shown_name, write_atomically
 from abgames.games.base import Move
+from abgames.match import SAVE_FORMAT
 
 #: Spall's recommended schedule exponents.
 ALPHA = 0.602
@@ -150,6 +151,8 @@ def load_state(path: Path) -> TuneState:
         raise TuneError(f"{shown}: not a readable tuning state (bad JSON: {error.msg})") from None
     except (RecursionError, ValueError):
         raise TuneError(f"{shown}: not a readable tuning state (unreadable JSON)") from None
+    if isinstance(data, dict) and data.get("format") == SAVE_FORMAT:
+        raise TuneError(f"{shown}: a saved game, not a tuning state")
     if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
         raise TuneError(f"{shown}: not a tuning state of version {STATE_VERSION}")
     try:
