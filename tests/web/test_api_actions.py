@@ -352,3 +352,13 @@ def test_idle_games_leave_memory_and_come_back_from_the_store(tmp_path: Path) ->
         first_id, headers, _ = games[0]
         own.post(url(first_id, "moves"), json={"move": "b2"}, headers=headers)
         assert own.get(url(first_id), headers=headers).json()["moves"][0]["text"] == "b2"
+
+
+def test_a_connect_four_hint_gives_the_exact_score(c: TestClient) -> None:
+    # Red 4 5 6 on the bottom row, Yellow on 4 5 7: Red wins at once in column 3.
+    game_id, headers, _ = create(c, game="connect4", mode="human-human")
+    for move in ("4", "4", "5", "5", "6", "7"):
+        c.post(url(game_id, "moves"), json={"move": move}, headers=headers)
+    hint = c.post(url(game_id, "hint"), headers=headers).json()
+    assert hint["text"] == "3" and hint["solved"] is True
+    assert hint["score_text"] == "wins in 1 move"

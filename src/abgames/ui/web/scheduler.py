@@ -16,7 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from abgames.ai.levels import DEFAULT_LEVEL
+from abgames.ai.levels import DEFAULT_LEVEL, HINT_LEVEL
 from abgames.games import GameState
 from abgames.search.result import SearchResult
 from abgames.ui.web import clocks, views
@@ -98,13 +98,14 @@ class AIScheduler:
             self.ensure_ai(live)
 
     async def hint(self, live: LiveGame) -> dict[str, Any]:
-        """The default level's suggestion for the human to move (shared by every asker)."""
+        """The hint level's suggestion for the human to move (``HINT_LEVEL``: the default
+        level, Connect Four's exact ``perfect``), shared by every asker."""
         future = live.hint_future
         if future is None or future.done():
             self.need_room(live.client)
             future = asyncio.get_running_loop().create_future()
             live.hint_future = future
-            self.submit(live, HINT, DEFAULT_LEVEL[live.match.game])
+            self.submit(live, HINT, HINT_LEVEL[live.match.game])
         return await asyncio.shield(future)
 
     def submit(self, live: LiveGame, purpose: str, level: str) -> None:

@@ -501,7 +501,8 @@ class GameService:
         self.ai.ensure_ai(live, now=action in ("resume", "step"))
 
     async def hint(self, live: LiveGame) -> dict[str, Any]:
-        """The default level's suggestion for the human to move (the AI's best move)."""
+        """The hint level's suggestion for the human to move (``HINT_LEVEL``: exact in
+        Connect Four, as in the terminal and the desktop)."""
         match = live.match
         if live.over:
             raise Conflict("the game is over")
