@@ -72,6 +72,8 @@ def test_an_invitation_claims_the_other_seat_once(c: TestClient) -> None:
     early = move(c, game_id, mine, "b2")
     assert early.status_code == 409 and "wait for your friend" in early.json()["error"]
 
+    alone = c.post(url(game_id, "resign"), headers=mine)
+    assert alone.status_code == 409 and "nobody has joined yet" in alone.json()["error"]
     wrong = c.post(url(game_id, "join"), json={"invite": "x" * 43})
     assert wrong.status_code == 403
     joined = c.post(url(game_id, "join"), json={"invite": data["invite"]})

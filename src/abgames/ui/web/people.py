@@ -112,6 +112,8 @@ class People:
         """The acting person resigns: the other side wins."""
         async with live.lock:
             self._check_playing(live)
+            if live.invite_open:
+                raise Conflict("nobody has joined yet: there is nobody to resign to")
             loser = acting_seat(live, seat)
             await self._end(live, Ending(1 - loser, RESIGNATION))
 
