@@ -105,7 +105,10 @@ def test_connect_four_heat_skips_full_columns(new_page: Any) -> None:
     page.wait_for_selector("#board .hint")
     heated = page.locator("#board .heat[data-heat]")
     columns = {heated.nth(i).get_attribute("data-heat") for i in range(heated.count())}
-    assert columns == {"1", "2", "3", "4", "5", "6"}  # column 1 (index 0) is full
+    # The hint is perfect's: heat on the columns it scored (this early, the best one
+    # alone), never on column 1 (index 0), which is full.
+    scored = {str(entry["move"]) for entry in page_state(page)["analysis"]["root_scores"]}
+    assert columns == scored and columns and "0" not in columns
     # With the scores above the rack, the disc under the pointer shows where it would fall.
     page.hover("#board .column[data-move='3'] rect[data-move]")
     disc = page.locator("#board .column[data-move='3'] .hover-disc")
