@@ -11,7 +11,6 @@ waits, never on the server's event loop or its request threads.
 from __future__ import annotations
 
 import asyncio
-import itertools
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -20,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from abgames.learn import EXPERIMENT_DEPTHS, TRACE_DEPTHS, TRACE_MAX_NODES
 from abgames.search.experiment import METHODS
 from abgames.ui.web.clients import client_key
-from abgames.ui.web.errors import BadInput, Busy, WebError
+from abgames.ui.web.errors import BadInput
 from abgames.ui.web.jobs import LearnSpec
 from abgames.ui.web.learn_work import (
     EXPERIMENT,
@@ -38,7 +37,8 @@ from abgames.ui.web.learn_work import (
     position_of,
     searchable,
 )
-from abgames.ui.web.pool import Job, QueueFullError, SearchPool
+from abgames.ui.web.pool import SearchPool
+from abgames.ui.web.pool_answers import submit_for_answer
 from abgames.ui.web.ratelimit import LEARN, POSITION, limited
 
 router = APIRouter(prefix="/api/learn", tags=["learn"])
@@ -50,7 +50,6 @@ DISCONNECT_POLL_S = 0.5
 #: The pool job purpose of a /learn computation.
 LEARN_PURPOSE = "learn"
 
-_job_numbers = itertools.count(1)
 
 MoveItem = StrictInt | Annotated[StrictStr, Field(max_length=MAX_NAME)]
 
@@ -119,31 +118,16 @@ async def run_in_pool(request: Request, op: str, fields: dict[str, Any]) -> dict
     The job waits in the client's line of the pool's fair queue; if the client goes away
     meanwhile, it is dropped (or, once running, its answer is discarded)."""
     pool: SearchPool = request.app.state.service.pool
-    loop = asyncio.get_running_loop()
-    answer: asyncio.Future[dict[str, Any]] = loop.create_future()
-
-    def on_done(result: Any, error: str | None) -> None:
-        if answer.done():
-            return
-        if isinstance(result, dict) and LEARN_ERROR in result:
-            answer.set_exception(BadInput(str(result[LEARN_ERROR])))
-        elif isinstance(result, dict):
-            answer.set_result(result)
-        else:
-            answer.set_exception(WebError(f"the search failed: {error}", status=500))
-
-    key = f"learn-{next(_job_numbers)}"
-    job = Job(
-        key=key,
-        spec=LearnSpec(op, fields),
+    key, answer = submit_for_answer(
+        pool,
+        LearnSpec(op, fields),
+        prefix="learn",
         purpose=LEARN_PURPOSE,
-        on_done=on_done,
         client=client_key(request),
+        error_field=LEARN_ERROR,
+        failed="the search failed",
+        busy="the learning searches are all busy: try again in a moment",
     )
-    try:
-        pool.submit(job)
-    except QueueFullError:
-        raise Busy("the learning searches are all busy: try again in a moment") from None
     try:
         while True:
             done, _ = await asyncio.wait({answer}, timeout=DISCONNECT_POLL_S)

@@ -13,7 +13,6 @@ time (a lock per key).
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
 import re
 import weakref
@@ -24,9 +23,10 @@ from abgames.puzzles import check
 from abgames.puzzles.catalogue import Puzzle, by_id, choose
 from abgames.puzzles.glicko2 import MIN_DEVIATION, Game, Rating, rate
 from abgames.ui.web import views
-from abgames.ui.web.errors import BadInput, Busy, Conflict, NotFound, WebError
+from abgames.ui.web.errors import BadInput, Conflict, NotFound, WebError
 from abgames.ui.web.jobs import PuzzleSpec
-from abgames.ui.web.pool import Job, QueueFullError, SearchPool
+from abgames.ui.web.pool import SearchPool
+from abgames.ui.web.pool_answers import submit_for_answer
 from abgames.ui.web.puzzle_store import Player, SavePlayer, key_hash, load_player
 from abgames.ui.web.store import GameStore
 from abgames.ui.web.writer import GroupWriter
@@ -44,8 +44,6 @@ PUZZLE_PURPOSE = "puzzle"
 PLAYING = "playing"
 SOLVED = "solved"
 FAILED = "failed"
-
-_job_numbers = itertools.count(1)
 
 
 def checked_key(key: str | None) -> str:
@@ -183,31 +181,16 @@ class PuzzleService:
 
     async def run_check(self, client: str, op: str, fields: dict[str, Any]) -> dict[str, Any]:
         """A puzzle job's answer, from the pool (its error as ``BadInput``)."""
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[dict[str, Any]] = loop.create_future()
-
-        def on_done(result: Any, error: str | None) -> None:
-            if answer.done():
-                return
-            if isinstance(result, dict) and check.PUZZLE_ERROR in result:
-                answer.set_exception(BadInput(str(result[check.PUZZLE_ERROR])))
-            elif isinstance(result, dict):
-                answer.set_result(result)
-            else:
-                answer.set_exception(WebError(f"the check failed: {error}", status=500))
-
-        key = f"puzzle-{next(_job_numbers)}"
-        job = Job(
-            key=key,
-            spec=PuzzleSpec(op, fields),
+        key, answer = submit_for_answer(
+            self.pool,
+            PuzzleSpec(op, fields),
+            prefix="puzzle",
             purpose=PUZZLE_PURPOSE,
-            on_done=on_done,
             client=client,
+            error_field=check.PUZZLE_ERROR,
+            failed="the check failed",
+            busy="the engines are all busy: try again in a moment",
         )
-        try:
-            self.pool.submit(job)
-        except QueueFullError:
-            raise Busy("the engines are all busy: try again in a moment") from None
         try:
             return await asyncio.wait_for(answer, CHECK_TIMEOUT_S)
         except TimeoutError:
