@@ -12,6 +12,7 @@ import pytest
 
 from abgames.ai.connect4.book import MAGIC, Book, load, save
 from abgames.ai.connect4.book_builder import WORK_FILE, BuildError, build
+from abgames.ai.connect4.position import Position, canonical_key
 from abgames.cli import main
 
 #: Seconds a command that must not block gets (a hang guard, not a measure).
@@ -202,3 +203,28 @@ def test_the_strategy_builder_refuses_a_fifo_as_its_work_file(tmp_path: Path) ->
         pytest.fail("the strategy builder blocked on a FIFO")
     assert outcome and isinstance(outcome[0], NotRegularFileError)
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_every_past_its_depth_is_one_line_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    work, output = tmp_path / "W", tmp_path / "b.bin"
+    args = ("--every", "--plies", "13", "--work", str(work), "--output", str(output))
+    status, err = book_command(capsys, *args)
+    assert status == 2
+    assert_one_line(err, "--every builds at most 12 plies beyond the root")
+    assert not output.exists()
+
+
+def test_every_from_a_late_root_builds_the_whole_level(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    work, output = tmp_path / "W", tmp_path / "b.bin"
+    args = ("--every", "--plies", "2", "--root", LATE_ROOT, "--work", str(work))
+    status, _ = book_command(capsys, *args, "--output", str(output))
+    assert status == 0
+    logged = capsys.readouterr().out
+    assert f"ply {len(LATE_ROOT) + 2}:" in logged and "scored from ply" in logged
+    book = load(output)
+    assert book.max_moves == len(LATE_ROOT) + 2
+    assert book.get(canonical_key(Position.parse(LATE_ROOT).key)) is not None

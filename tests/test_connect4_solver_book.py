@@ -11,7 +11,13 @@ import pytest
 
 from abgames.ai.connect4 import book as book_module
 from abgames.ai.connect4.book import Book, BookError, dumps, load, load_default_book, loads
-from abgames.ai.connect4.book_builder import WORK_FILE, book_tree, build
+from abgames.ai.connect4.book_builder import (
+    WORK_FILE,
+    BuildError,
+    book_tree,
+    build,
+    positions_by_ply,
+)
 from abgames.ai.connect4.heuristic import ConnectFourEvaluation
 from abgames.ai.connect4.kernel import INVALID_MOVE
 from abgames.ai.connect4.perfect import PerfectPlayer, choose_column
@@ -289,3 +295,54 @@ def test_book_tree_splits_the_met_positions(built: tuple[Book, Path]) -> None:
         range(len(BOOK_ROOT), len(BOOK_ROOT) + BOOK_PLIES)
     )
     assert all(len(moves) >= len(BOOK_ROOT) + BOOK_PLIES for moves in outside)
+
+
+def test_every_scores_each_position_up_to_its_depth_exactly(tmp_path: Path) -> None:
+    """``every``: each position within the plies (however it was reached) has its exact
+    score, the solved deepest ones and the earlier ones scored from them alike."""
+    work = tmp_path / "work"
+    book = build(
+        root=BOOK_ROOT,
+        plies=3,
+        work_dir=work,
+        output=tmp_path / "every.bin",
+        table_bits=18,
+        log=lambda _: None,
+        every=True,
+    )
+    levels = positions_by_ply(BOOK_ROOT, len(BOOK_ROOT) + 3)
+    assert len(levels) == 4 and len(levels[0]) == 1
+    solver = Solver(18)
+    for level in levels:
+        for key, moves in level.items():
+            assert book.get(key) == solver.solve(Position.parse(moves)), moves
+    assert len(book) == sum(len(level) for level in levels)
+    # Only the deepest level was solved; the rest came from it.
+    solved_lines = (work / WORK_FILE).read_text().splitlines()
+    assert {len(line.split()[0]) for line in solved_lines} == {len(BOOK_ROOT) + 3}
+    # A second run solves nothing again.
+    again = build(
+        root=BOOK_ROOT,
+        plies=3,
+        work_dir=work,
+        output=tmp_path / "again.bin",
+        log=lambda _: None,
+        every=True,
+    )
+    assert (work / WORK_FILE).read_text().splitlines() == solved_lines
+    assert again.keys.tolist() == book.keys.tolist()
+
+
+def test_every_lists_each_position_once_mirror_images_included() -> None:
+    levels = positions_by_ply("", 2)
+    # Ply 1: columns 1-3 mirror 5-7. Ply 2: 49 positions, each but "44" paired with its
+    # mirror image: 25.
+    assert [len(level) for level in levels] == [1, 4, 25]
+    pairs = {canonical_key(Position.parse(f"{a}{b}").key) for a in "1234567" for b in "1234567"}
+    assert set(levels[2]) == pairs
+    assert all(canonical_key(Position.parse(moves).key) == key for key, moves in levels[2].items())
+
+
+def test_every_refuses_more_plies_than_it_can_list(tmp_path: Path) -> None:
+    with pytest.raises(BuildError, match="at most 12 plies"):
+        build(plies=13, work_dir=tmp_path / "w", output=tmp_path / "b.bin", every=True)

@@ -133,6 +133,13 @@ def register(subparsers: Any) -> None:
         help=_table_bits_help(BUILD_TABLE_BITS) + " per process",
     )
     book.add_argument(
+        "--every",
+        action="store_true",
+        help="solve every position PLIES moves after the root, not only the perfect "
+        "player's lines, and score each earlier one from them (at most ply "
+        "12: some 6 million positions, a cluster's work)",
+    )
+    book.add_argument(
         "--write-only",
         action="store_true",
         help="solve nothing: write the book from the positions already in WORK",
@@ -464,6 +471,7 @@ def run_book(args: argparse.Namespace) -> int:
                 log=lambda text: print(text, flush=True),
                 write_only=args.write_only,
                 cluster=cluster,
+                every=args.every,
             )
     except ClusterLost as error:
         print(f"abgames book: {error}; every score found is in {args.work}", file=sys.stderr)

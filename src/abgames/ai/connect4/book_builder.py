@@ -1,5 +1,7 @@
 """Building the opening book: solve every position the ``perfect`` player can meet.
 
+(Or, with ``every``, every position of one ply and all before it: see ``build``.)
+
 Starting from a root (the empty board by default), the perfect player may sit on
 either side. At each of its turns it needs the exact score of every column, so the
 book gets every child of those positions; its (deterministic) choice then fixes
@@ -29,8 +31,10 @@ import signal
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing.pool import Pool
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from abgames.ai.connect4.book import MAGIC, MAX_ABS_SCORE, Book, BookError, load, save, starts_with
 from abgames.ai.connect4.constants import BUILD_TABLE_BITS
@@ -49,6 +53,11 @@ CLUSTER_TASKS_PER_CPU = 2
 #: The largest work file read, and its longest line ("MOVES SCORE" takes under 50 bytes).
 MAX_WORK_BYTES = 1 << 32
 MAX_WORK_LINE_BYTES = 1000
+#: The most plies ``every`` builds beyond its root: every position of 12 discs is some
+#: 6 million (a cluster's work); more would not fit this process's memory.
+EVERY_MAX_PLIES = 12
+#: Solved positions between two progress lines of a long ply.
+PROGRESS_EVERY = 1000
 
 Log = Callable[[str], None]
 
@@ -86,6 +95,38 @@ def _solved_on(
     jobs = ((moves, (moves, table_bits)) for moves in lines)
     for _, solved in cluster.stream(solve_with_table, jobs, per_cpu=CLUSTER_TASKS_PER_CPU):
         yield solved
+
+
+@dataclass(frozen=True)
+class _Solving:
+    """Where a build's positions are solved and where each score goes as it is found."""
+
+    pool: Pool | None
+    cluster: Cluster | None
+    table_bits: int
+    work: BinaryIO
+    log: Log
+
+
+def _solve_lines(lines: list[str], solving: _Solving, solved: dict[int, int]) -> None:
+    """Solve ``lines`` (move strings): each score into ``solved`` and the work file at once."""
+    if solving.cluster is not None:
+        results: Iterable[tuple[str, int, float]] = _solved_on(
+            solving.cluster, lines, solving.table_bits
+        )
+    elif solving.pool is not None:
+        results = solving.pool.imap_unordered(_solve_line, lines)
+    else:
+        results = map(_solve_line, lines)
+    start = time.perf_counter()
+    for done, (moves, score, seconds) in enumerate(results, start=1):
+        solved[canonical_key(Position.parse(moves).key)] = score
+        solving.work.write(f"{moves} {score}\n".encode())
+        solving.work.flush()
+        if seconds > 1:
+            solving.log(f"  {done}/{len(lines)} {moves or '(empty)'} {score} {seconds:.1f}s")
+        elif done % PROGRESS_EVERY == 0:
+            solving.log(f"  {done}/{len(lines)} in {time.perf_counter() - start:.0f}s")
 
 
 class BuildError(ValueError):
@@ -186,8 +227,14 @@ def build(
     log: Log = print,
     write_only: bool = False,
     cluster: Cluster | None = None,
+    every: bool = False,
 ) -> Book:
     """Solve every position the perfect player meets within ``plies`` of ``root``; save the book.
+
+    With ``every``, solve instead every position ``plies`` moves after ``root`` (all
+    of them, whoever played them) and score every position between from those: the
+    book then answers any position up to that depth, not only the perfect player's
+    own lines (``EVERY_MAX_PLIES`` at most).
 
     Returns the book written to ``output`` (every position solved so far in ``work_dir``).
     With ``write_only`` nothing is solved: the book is written from the work file.
@@ -216,10 +263,11 @@ def build(
         return _write_book(solved, work_path, output, log, earlier_max_moves)
     # The board has CELLS plies: a larger ``plies`` stops there (or where nothing is left).
     last_ply = min(root_position.moves + plies, CELLS)
-    frontier: dict[int, dict[str, Position]] = {root_position.moves: {root: root_position}}
-    frontier[root_position.moves + 1] = {
-        line: Position.parse(line) for line in unfinished_children(root, root_position)
-    }
+    if every and last_ply - root_position.moves > EVERY_MAX_PLIES:
+        raise BuildError(
+            f"every position {last_ply - root_position.moves} plies deep is too many to "
+            f"list here: --every builds at most {EVERY_MAX_PLIES} plies beyond the root"
+        )
     pool = (
         multiprocessing.get_context("fork").Pool(jobs, _init_worker, (table_bits,))
         if jobs > 1 and cluster is None
@@ -229,46 +277,11 @@ def build(
         _init_worker(table_bits, pooled=False)
     try:
         with open_output(work_path, append=True) as work:
-            for ply in range(root_position.moves, last_ply):
-                if not any(frontier.values()):
-                    log(f"ply {ply}: no position left to meet: every line has ended")
-                    break
-                solved.update(_read_work(work_path))  # other builders may have added some
-                met = frontier.pop(ply, {})
-                todo: dict[int, str] = {}
-                for moves, position in met.items():
-                    for child in unfinished_children(moves, position):
-                        key = canonical_key(Position.parse(child).key)
-                        if key not in solved:
-                            todo.setdefault(key, child)
-                start = time.perf_counter()
-                log(f"ply {ply}: {len(met)} positions met, {len(todo)} children to solve")
-                lines = list(todo.values())
-                if cluster is not None:
-                    results: Iterable[tuple[str, int, float]] = _solved_on(
-                        cluster, lines, table_bits
-                    )
-                elif pool is not None:
-                    results = pool.imap_unordered(_solve_line, lines)
-                else:
-                    results = map(_solve_line, lines)
-                for done, (moves, score, seconds) in enumerate(results, start=1):
-                    solved[canonical_key(Position.parse(moves).key)] = score
-                    work.write(f"{moves} {score}\n".encode())
-                    work.flush()
-                    if seconds > 1:
-                        log(f"  {done}/{len(lines)} {moves or '(empty)'} {score} {seconds:.1f}s")
-                log(f"ply {ply}: done in {time.perf_counter() - start:.1f}s")
-                following = frontier.setdefault(ply + 2, {})
-                for moves, position in met.items():
-                    scores = child_scores(position, solved.get)
-                    assert scores is not None
-                    column = choose_column(scores)
-                    reply_root = position.play(column)
-                    if reply_root.is_over:
-                        continue
-                    for reply in unfinished_children(moves + str(column + 1), reply_root):
-                        following[reply] = Position.parse(reply)
+            solving = _Solving(pool, cluster, table_bits, work, log)
+            if every:
+                _solve_every(root, root_position, last_ply, solving, solved)
+            else:
+                _solve_met(root, root_position, last_ply, solving, solved, work_path)
     except BaseException:
         if pool is not None:
             pool.terminate()  # Ctrl-C or an error: the workers' running solves are dropped
@@ -278,6 +291,91 @@ def build(
             pool.close()
             pool.join()
     return _write_book(solved, work_path, output, log, earlier_max_moves)
+
+
+def _solve_met(
+    root: str,
+    root_position: Position,
+    last_ply: int,
+    solving: _Solving,
+    solved: dict[int, int],
+    work_path: Path,
+) -> None:
+    """Solve the children of every position the perfect player meets up to ``last_ply``."""
+    log = solving.log
+    frontier: dict[int, dict[str, Position]] = {root_position.moves: {root: root_position}}
+    frontier[root_position.moves + 1] = {
+        line: Position.parse(line) for line in unfinished_children(root, root_position)
+    }
+    for ply in range(root_position.moves, last_ply):
+        if not any(frontier.values()):
+            log(f"ply {ply}: no position left to meet: every line has ended")
+            break
+        solved.update(_read_work(work_path))  # other builders may have added some
+        met = frontier.pop(ply, {})
+        todo: dict[int, str] = {}
+        for moves, position in met.items():
+            for child in unfinished_children(moves, position):
+                key = canonical_key(Position.parse(child).key)
+                if key not in solved:
+                    todo.setdefault(key, child)
+        start = time.perf_counter()
+        log(f"ply {ply}: {len(met)} positions met, {len(todo)} children to solve")
+        _solve_lines(list(todo.values()), solving, solved)
+        log(f"ply {ply}: done in {time.perf_counter() - start:.1f}s")
+        following = frontier.setdefault(ply + 2, {})
+        for moves, position in met.items():
+            scores = child_scores(position, solved.get)
+            assert scores is not None
+            column = choose_column(scores)
+            reply_root = position.play(column)
+            if reply_root.is_over:
+                continue
+            for reply in unfinished_children(moves + str(column + 1), reply_root):
+                following[reply] = Position.parse(reply)
+
+
+def positions_by_ply(root: str, last_ply: int) -> list[dict[int, str]]:
+    """Every unfinished position from ``root`` on, one move string per canonical key.
+
+    Entry ``i`` holds the positions with ``root``'s discs plus ``i``, up to ``last_ply``
+    discs; a position reached by several orders (or as a mirror image) is there once.
+    """
+    level = {canonical_key(Position.parse(root).key): root}
+    levels = [level]
+    for _ in range(Position.parse(root).moves, last_ply):
+        following: dict[int, str] = {}
+        for moves in level.values():
+            for child in unfinished_children(moves, Position.parse(moves)):
+                following.setdefault(canonical_key(Position.parse(child).key), child)
+        level = following
+        levels.append(level)
+    return levels
+
+
+def _solve_every(
+    root: str, root_position: Position, last_ply: int, solving: _Solving, solved: dict[int, int]
+) -> None:
+    """Solve every position with ``last_ply`` discs; score every earlier one from them.
+
+    An earlier position's score is the best of its children's, each read from
+    ``solved`` (or a win at once): no search. Positions are solved in move-string
+    order, so one process meets neighbours one after another and its table helps.
+    """
+    log = solving.log
+    levels = positions_by_ply(root, last_ply)
+    deepest = levels[-1]
+    todo = sorted(moves for key, moves in deepest.items() if key not in solved)
+    log(f"ply {last_ply}: {len(deepest)} positions, {len(todo)} to solve")
+    start = time.perf_counter()
+    _solve_lines(todo, solving, solved)
+    log(f"ply {last_ply}: done in {time.perf_counter() - start:.1f}s")
+    for level in reversed(levels[:-1]):
+        for key, moves in level.items():
+            scores = child_scores(Position.parse(moves), solved.get)
+            assert scores is not None, f"{moves}: a child is not solved"
+            solved[key] = max(score for score in scores if score != INVALID_MOVE)
+    log(f"plies {root_position.moves}-{last_ply - 1}: scored from ply {last_ply}")
 
 
 def _check_output(output: Path) -> None:
