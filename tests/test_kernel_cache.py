@@ -351,3 +351,40 @@ def test_every_cached_kernel_has_a_qualified_name_of_its_own() -> None:
     assert all(f"abgames.ai.gomoku.board.{k.py_func.__qualname__}" in names for k in variants)
     assert len(names) > 50
     assert sorted(set(names)) == sorted(names), [n for n in names if names.count(n) > 1]
+
+
+#: Loads a kernel in a fresh process, then uses scipy and numba's own BLAS as a user would.
+BLAS_CHILD = """
+import json, sys
+import numpy as np
+from abgames.ai.connect4 import kernel
+kernel.popcount(11)
+loaded_scipy_linalg = "scipy.linalg" in sys.modules
+import numba
+import numba.np.arraymath
+import scipy.linalg
+@numba.njit
+def dot(a, b):
+    return np.dot(a, b)
+print(json.dumps({
+    "scipy_linalg_before": loaded_scipy_linalg,
+    "have_blas": numba.np.arraymath._HAVE_BLAS,
+    "dot": dot(np.ones(3), np.arange(3.0)),
+    "det": float(scipy.linalg.det(np.eye(2))),
+}))
+"""
+
+
+def test_loading_a_kernel_skips_numbas_blas_probe_and_scipy_still_works() -> None:
+    pytest.importorskip("scipy.linalg")  # with the rl extra (open_spiel brings scipy)
+    result = subprocess.run(
+        [sys.executable, "-c", BLAS_CHILD], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    # The probe's import of scipy's linear algebra (0.15 s of a first move) was skipped ...
+    assert answer["scipy_linalg_before"] is False
+    assert answer["have_blas"] is False
+    # ... and neither scipy nor numba's BLAS-backed np.dot lost anything by it.
+    assert answer["dot"] == 3.0
+    assert answer["det"] == 1.0

@@ -214,6 +214,35 @@ SAVE_LOCK_NAME = ".abgames-save.lock"
 _guarded = False
 
 
+#: What numba imports, on its first compile or cache load, only to learn whether BLAS
+#: is there (``numba.np.linalg.ensure_blas``): scipy's linear algebra, about 0.15 s.
+BLAS_PROBE_MODULES = ("scipy", "scipy.linalg", "scipy.linalg.cython_blas")
+
+
+def load_numba_registries() -> None:
+    """Import numba's array registries now, without its BLAS probe.
+
+    numba imports ``numba.np.arraymath`` before it compiles or loads its first kernel,
+    and that module imports scipy's linear algebra (when installed: the ``rl`` extra
+    brings it) to set ``_HAVE_BLAS``, a flag read only by ``np.convolve`` and
+    ``np.correlate`` (which then use a plain loop: the same results). No kernel of
+    ours uses either, and the import costs a fresh process's first move about
+    0.15 s. So the probe is made to fail: the first of ``BLAS_PROBE_MODULES`` not yet
+    imported is hidden while ``arraymath`` loads, and shown again at once (a later
+    ``import scipy`` works as ever; ``np.dot`` checks for BLAS itself when compiled).
+    """
+    if "numba.np.arraymath" in sys.modules:
+        return
+    hidden = next((name for name in BLAS_PROBE_MODULES if name not in sys.modules), None)
+    if hidden is not None:
+        sys.modules[hidden] = None  # type: ignore[assignment]  # import raises ImportError
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        if hidden is not None and sys.modules.get(hidden, 0) is None:
+            del sys.modules[hidden]
+
+
 def guard_cache_writes() -> None:
     """Make numba's cache saves safe when several processes compile at once.
 
@@ -232,6 +261,7 @@ def guard_cache_writes() -> None:
     if _guarded:
         return
     _guarded = True
+    load_numba_registries()  # here too: before the first kernel is compiled or loaded
     try:
         import fcntl
 
