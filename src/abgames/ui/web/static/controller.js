@@ -2,6 +2,7 @@
 // stream, turns clicks and keys into API calls and redraws from the server's state.
 // It holds no rules: legality, forbidden points and the outcome come from the server.
 import { GameClient, WatchClient, createGame, importGame, joinGame, meta as fetchMeta } from "./api.js";
+import { boardKey } from "./board-keys.js";
 import * as tictactoe from "./board-tictactoe.js";
 import * as connect4 from "./board-connect4.js";
 import * as gomoku from "./board-gomoku.js";
@@ -643,34 +644,19 @@ class Controller {
 
   key(event) {
     const state = this.state;
-    if (!state || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!state) return;
     const view = VIEWS[state.game];
-    const { width, height } = state.board;
-    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    if (event.key in steps) {
-      event.preventDefault();
-      const [dx, dy] = steps[event.key];
-      const cursor = this.cursor || this.initialCursor();
-      const rows = view.cursorKind === "column" ? 1 : height;
-      this.cursor = {
-        x: Math.min(width - 1, Math.max(0, cursor.x + dx)),
-        y: Math.min(rows - 1, Math.max(0, cursor.y + dy)),
-      };
-      this.keyboard = true;
-      this.draw();
-      $("#cursor-info").textContent = `Cursor on ${view.cursorName(state, this.cursor)}`;
-    } else if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      this.keyboard = true;
-      this.play(view.moveAt(state, this.cursor || this.initialCursor()));
-    } else if (state.game === "connect4" && /^[1-9]$/.test(event.key)) {
-      const column = Number.parseInt(event.key, 10) - 1;
-      if (column < width) {
-        event.preventDefault();
-        this.cursor = { x: column, y: 0 };
-        this.play(column);
-      }
+    const answer = boardKey(event, state, view, this.cursor || this.initialCursor(), null);
+    if (answer === null) return;
+    event.preventDefault();
+    this.cursor = answer.cursor;
+    this.keyboard = true;
+    if (answer.move !== undefined) {
+      this.play(answer.move);
+      return;
     }
+    this.draw();
+    $("#cursor-info").textContent = `Cursor on ${view.cursorName(state, this.cursor)}`;
   }
 
   async hint() {

@@ -3,6 +3,7 @@
 // answer (the board views are the game page's: render(state, overlay)). The player is
 // a random key kept in localStorage and sent as X-Puzzle-Key; the server keeps its hash.
 
+import { boardKey } from "./board-keys.js";
 import * as connect4 from "./board-connect4.js";
 import * as gomoku from "./board-gomoku.js";
 
@@ -144,29 +145,19 @@ class PuzzlePage {
   /** Arrows move a cursor, Enter or Space plays there; digits drop a Connect Four disc. */
   key(event) {
     const state = this.view && this.view.state;
-    if (!state || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!state) return;
     const view = VIEWS[state.game];
-    const { width, height } = state.board;
-    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    if (event.key in steps) {
-      event.preventDefault();
-      const [dx, dy] = steps[event.key];
-      const cursor = this.cursor || { x: Math.floor(width / 2), y: Math.floor(height / 2) };
-      const rows = view.cursorKind === "column" ? 1 : height;
-      this.cursor = {
-        x: Math.min(width - 1, Math.max(0, cursor.x + dx)),
-        y: Math.min(rows - 1, Math.max(0, cursor.y + dy)),
-      };
+    const centre = { x: Math.floor(state.board.width / 2), y: Math.floor(state.board.height / 2) };
+    const answer = boardKey(event, state, view, this.cursor, centre);
+    if (answer === null) return;
+    event.preventDefault();
+    this.cursor = answer.cursor;
+    if (answer.move === undefined) {
       this.drawBoard();
       $("#cursor-info").textContent = `Cursor on ${view.cursorName(state, this.cursor)}`;
-      return;
+    } else if (this.view.status === "playing" && !this.busy && state.legal.includes(answer.move)) {
+      this.play(answer.move);
     }
-    let move = null;
-    if ((event.key === "Enter" || event.key === " ") && this.cursor) move = view.moveAt(state, this.cursor);
-    if (state.game === "connect4" && /^[1-9]$/.test(event.key)) move = Number.parseInt(event.key, 10) - 1;
-    if (move === null) return;
-    event.preventDefault();
-    if (this.view.status === "playing" && !this.busy && state.legal.includes(move)) this.play(move);
   }
 
   async play(move) {
