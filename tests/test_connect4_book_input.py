@@ -224,7 +224,7 @@ def test_every_from_a_late_root_builds_the_whole_level(
     status, _ = book_command(capsys, *args, "--output", str(output))
     assert status == 0
     logged = capsys.readouterr().out
-    assert f"ply {len(LATE_ROOT) + 2}:" in logged and "scored from ply" in logged
+    assert f"ply {len(LATE_ROOT) + 2}:" in logged and "scored from their children" in logged
     book = load(output)
     assert book.max_moves == len(LATE_ROOT) + 2
     assert book.get(canonical_key(Position.parse(LATE_ROOT).key)) is not None

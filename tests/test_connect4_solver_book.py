@@ -346,3 +346,46 @@ def test_every_lists_each_position_once_mirror_images_included() -> None:
 def test_every_refuses_more_plies_than_it_can_list(tmp_path: Path) -> None:
     with pytest.raises(BuildError, match="at most 12 plies"):
         build(plies=13, work_dir=tmp_path / "w", output=tmp_path / "b.bin", every=True)
+
+
+def test_a_stopped_every_build_writes_what_its_solved_part_decides(tmp_path: Path) -> None:
+    """``write_only`` with ``every``: the level's solved positions, and each earlier one
+    all of whose children are known (exact); the others wait for the rest of the level."""
+    full_work, part_work = tmp_path / "full", tmp_path / "part"
+    whole = build(
+        root=BOOK_ROOT,
+        plies=2,
+        work_dir=full_work,
+        output=tmp_path / "whole.bin",
+        table_bits=18,
+        log=lambda _: None,
+        every=True,
+    )
+    lines = (full_work / WORK_FILE).read_text().splitlines()
+    part_work.mkdir()
+    kept = lines[1:]  # the build stopped before solving one position of the level
+    (part_work / WORK_FILE).write_text("".join(f"{line}\n" for line in kept))
+    logged: list[str] = []
+    part = build(
+        root=BOOK_ROOT,
+        plies=2,
+        work_dir=part_work,
+        output=tmp_path / "part.bin",
+        log=logged.append,
+        write_only=True,
+        every=True,
+    )
+    assert (part_work / WORK_FILE).read_text().count("\n") == len(kept)  # none solved
+    levels = positions_by_ply(BOOK_ROOT, len(BOOK_ROOT) + 2)
+    earlier = [key for level in levels[:-1] for key in level]
+    held = [key for key in earlier if part.get(key) is not None]
+    assert 0 < len(held) < len(earlier)
+    assert all(part.get(key) == whole.get(key) for key in held)
+    assert any("wait for a child's score" in line for line in logged)
+    for key in set(earlier) - set(held):
+        moves = next(level[key] for level in levels if key in level)
+        position = Position.parse(moves)
+        children = [position.play(c) for c in range(7) if position.can_play(c)]
+        assert any(
+            not child.is_over and part.get(canonical_key(child.key)) is None for child in children
+        )

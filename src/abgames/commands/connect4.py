@@ -142,7 +142,8 @@ def register(subparsers: Any) -> None:
     book.add_argument(
         "--write-only",
         action="store_true",
-        help="solve nothing: write the book from the positions already in WORK",
+        help="solve nothing: write the book from the positions already in WORK "
+        "(with --every, and each earlier position they decide)",
     )
     add_cluster_option(book, "positions")
     book.set_defaults(run=run_book)

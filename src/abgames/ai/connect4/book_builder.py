@@ -237,12 +237,14 @@ def build(
     own lines (``EVERY_MAX_PLIES`` at most).
 
     Returns the book written to ``output`` (every position solved so far in ``work_dir``).
-    With ``write_only`` nothing is solved: the book is written from the work file.
+    With ``write_only`` nothing is solved: the book is written from the work file
+    (with ``every``, together with each earlier position all of whose children it
+    scores: a stopped build's part of the level is of use at once).
     With a connected ``cluster`` the positions are solved there instead of in ``jobs``
     processes; a cluster lost mid-build raises ``ClusterLost`` with every score found
     so far already in the work file.
     """
-    if not write_only:
+    if every or not write_only:
         root_position = _root_position(root)
     created = _make_work_dir(work_dir)
     try:
@@ -259,7 +261,7 @@ def build(
     solved = {**earlier, **_read_work(work_path)}
     if solved:
         log(f"resuming: {len(solved)} positions already solved ({output}, {work_path})")
-    if write_only:
+    if write_only and not every:
         return _write_book(solved, work_path, output, log, earlier_max_moves)
     # The board has CELLS plies: a larger ``plies`` stops there (or where nothing is left).
     last_ply = min(root_position.moves + plies, CELLS)
@@ -268,6 +270,9 @@ def build(
             f"every position {last_ply - root_position.moves} plies deep is too many to "
             f"list here: --every builds at most {EVERY_MAX_PLIES} plies beyond the root"
         )
+    if write_only:  # and every: what the solved part of the level decides goes in too
+        _score_earlier(positions_by_ply(root, last_ply), solved, log)
+        return _write_book(solved, work_path, output, log, earlier_max_moves)
     pool = (
         multiprocessing.get_context("fork").Pool(jobs, _init_worker, (table_bits,))
         if jobs > 1 and cluster is None
@@ -358,9 +363,8 @@ def _solve_every(
 ) -> None:
     """Solve every position with ``last_ply`` discs; score every earlier one from them.
 
-    An earlier position's score is the best of its children's, each read from
-    ``solved`` (or a win at once): no search. Positions are solved in move-string
-    order, so one process meets neighbours one after another and its table helps.
+    Positions are solved in move-string order, so one process meets neighbours one
+    after another and its table helps.
     """
     log = solving.log
     levels = positions_by_ply(root, last_ply)
@@ -370,12 +374,31 @@ def _solve_every(
     start = time.perf_counter()
     _solve_lines(todo, solving, solved)
     log(f"ply {last_ply}: done in {time.perf_counter() - start:.1f}s")
+    _score_earlier(levels, solved, log)
+
+
+def _score_earlier(levels: list[dict[int, str]], solved: dict[int, int], log: Log) -> None:
+    """Score each position of ``levels`` but the deepest from its children, deepest first.
+
+    A position's score is the best of its children's, each read from ``solved`` (or a
+    win at once): no search. A position with a child not yet known is left out (a
+    stopped build written with ``write_only``); one already in ``solved`` is kept.
+    """
+    scored = waiting = 0
     for level in reversed(levels[:-1]):
         for key, moves in level.items():
+            if key in solved:
+                continue
             scores = child_scores(Position.parse(moves), solved.get)
-            assert scores is not None, f"{moves}: a child is not solved"
+            if scores is None:
+                waiting += 1
+                continue
             solved[key] = max(score for score in scores if score != INVALID_MOVE)
-    log(f"plies {root_position.moves}-{last_ply - 1}: scored from ply {last_ply}")
+            scored += 1
+    first = Position.parse(next(iter(levels[0].values()))).moves
+    wait = f"; {waiting} wait for a child's score" if waiting else ""
+    last = first + len(levels) - 2
+    log(f"plies {first}-{last}: {scored} positions scored from their children{wait}")
 
 
 def _check_output(output: Path) -> None:
