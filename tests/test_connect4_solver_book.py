@@ -16,6 +16,7 @@ from abgames.ai.connect4.book_builder import (
     BuildError,
     book_tree,
     build,
+    centre_first,
     positions_by_ply,
 )
 from abgames.ai.connect4.heuristic import ConnectFourEvaluation
@@ -389,3 +390,8 @@ def test_a_stopped_every_build_writes_what_its_solved_part_decides(tmp_path: Pat
         assert any(
             not child.is_over and part.get(canonical_key(child.key)) is None for child in children
         )
+
+
+def test_a_level_is_solved_centre_first() -> None:
+    lines = ["1", "7", "4", "3", "5", "44", "43", "34", "2"]
+    assert sorted(lines, key=centre_first) == ["4", "44", "43", "3", "34", "5", "2", "1", "7"]

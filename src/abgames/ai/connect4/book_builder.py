@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from abgames.ai.connect4.book import MAGIC, MAX_ABS_SCORE, Book, BookError, load, save, starts_with
 from abgames.ai.connect4.constants import BUILD_TABLE_BITS
-from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
+from abgames.ai.connect4.kernel import COLUMN_ORDER, INVALID_MOVE, WIDTH
 from abgames.ai.connect4.perfect import choose_column
 from abgames.ai.connect4.position import Position, canonical_key, unfinished_children
 from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Solver
@@ -363,18 +363,28 @@ def _solve_every(
 ) -> None:
     """Solve every position with ``last_ply`` discs; score every earlier one from them.
 
-    Positions are solved in move-string order, so one process meets neighbours one
-    after another and its table helps.
+    Positions are solved centre first (``centre_first``): the openings people play
+    most are in the book soonest, should the build stop early, and one process
+    meets neighbours one after another, so its table helps.
     """
     log = solving.log
     levels = positions_by_ply(root, last_ply)
     deepest = levels[-1]
-    todo = sorted(moves for key, moves in deepest.items() if key not in solved)
+    todo = sorted((moves for key, moves in deepest.items() if key not in solved), key=centre_first)
     log(f"ply {last_ply}: {len(deepest)} positions, {len(todo)} to solve")
     start = time.perf_counter()
     _solve_lines(todo, solving, solved)
     log(f"ply {last_ply}: done in {time.perf_counter() - start:.1f}s")
     _score_earlier(levels, solved, log)
+
+
+_CENTRE_RANK = {str(column + 1): str(rank) for rank, column in enumerate(COLUMN_ORDER)}
+
+
+def centre_first(moves: str) -> str:
+    """A sort key of move strings: by the first move's column, centre first, then the
+    second's, and so on (``"4..."`` before ``"3..."`` before ``"5..."``)."""
+    return "".join(_CENTRE_RANK[move] for move in moves)
 
 
 def _score_earlier(levels: list[dict[int, str]], solved: dict[int, int], log: Log) -> None:
