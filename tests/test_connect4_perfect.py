@@ -33,6 +33,9 @@ OPENING_DISCS = (12, 16)
 GAMES = 8
 #: Chance that the perfect opponent plays a random move instead.
 OPPONENT_SLIP = 0.2
+#: The shipped exact book holds every position of this many discs (and every earlier
+#: one): ``abgames book connect4 --every --plies 7``.
+COMPLETE_DISCS = 7
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +160,30 @@ def test_the_first_plies_come_from_the_book_without_search(moves: str) -> None:
     result = PerfectPlayer(table_bits=16).choose(ConnectFour.from_notation(moves))
     assert result.solved and result.root_scores_exact
     assert result.nodes < 100
+
+
+def test_the_book_holds_every_position_of_its_complete_level() -> None:
+    """Every position of ``COMPLETE_DISCS`` discs, however reached, is in the shipped book
+    (``abgames book connect4 --every``), with its exact score (a few solved again)."""
+    book = load_default_book()
+    assert book is not None
+    rng = random.Random(COMPLETE_DISCS)
+    positions = [
+        Position.from_state(random_game(rng, COMPLETE_DISCS, COMPLETE_DISCS)) for _ in range(500)
+    ]
+    assert all(book.get(position.key) is not None for position in positions)
+    solver = Solver(22)
+    for position in positions[:3]:
+        assert book.get(position.key) == solver.solve(position)
+
+
+def test_any_position_before_the_complete_level_is_answered_from_the_book() -> None:
+    """Handed over with fewer than ``COMPLETE_DISCS`` discs (a game between people, a
+    hint), ``perfect`` has every column's exact score from the book: no search."""
+    rng = random.Random(461)
+    player = PerfectPlayer(table_bits=16)
+    for _ in range(300):
+        state = random_game(rng, 0, COMPLETE_DISCS - 1)
+        result = player.choose(state)
+        assert result.solved and result.root_scores_exact, state.notation()
+        assert result.nodes == 0, state.notation()
