@@ -233,6 +233,8 @@ def load_numba_registries() -> None:
     """
     if "numba.np.arraymath" in sys.modules:
         return
+    import numba  # numba's own start may import scipy: never hidden from it
+
     hidden = next((name for name in BLAS_PROBE_MODULES if name not in sys.modules), None)
     if hidden is not None:
         sys.modules[hidden] = None  # type: ignore[assignment]  # import raises ImportError

@@ -136,8 +136,8 @@ def register(subparsers: Any) -> None:
         "--every",
         action="store_true",
         help="solve every position PLIES moves after the root, not only the perfect "
-        "player's lines, and score each earlier one from them (at most ply "
-        "12: some 6 million positions, a cluster's work)",
+        "player's lines, and score each earlier one from them (at most 12 plies: "
+        "from the empty board some 6 million positions, a cluster's work)",
     )
     book.add_argument(
         "--write-only",

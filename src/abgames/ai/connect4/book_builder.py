@@ -284,7 +284,7 @@ def build(
         with open_output(work_path, append=True) as work:
             solving = _Solving(pool, cluster, table_bits, work, log)
             if every:
-                _solve_every(root, root_position, last_ply, solving, solved)
+                _solve_every(root, last_ply, solving, solved)
             else:
                 _solve_met(root, root_position, last_ply, solving, solved, work_path)
     except BaseException:
@@ -358,9 +358,7 @@ def positions_by_ply(root: str, last_ply: int) -> list[dict[int, str]]:
     return levels
 
 
-def _solve_every(
-    root: str, root_position: Position, last_ply: int, solving: _Solving, solved: dict[int, int]
-) -> None:
+def _solve_every(root: str, last_ply: int, solving: _Solving, solved: dict[int, int]) -> None:
     """Solve every position with ``last_ply`` discs; score every earlier one from them.
 
     Positions are solved centre first (``centre_first``): the openings people play
