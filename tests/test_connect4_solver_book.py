@@ -6,6 +6,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -298,19 +299,17 @@ def test_book_tree_splits_the_met_positions(built: tuple[Book, Path]) -> None:
     assert all(len(moves) >= len(BOOK_ROOT) + BOOK_PLIES for moves in outside)
 
 
+def every_book(plies: int, work: Path, output: Path, **options: Any) -> Book:
+    """``build`` with ``every`` from ``BOOK_ROOT``, quiet, with a small table."""
+    options = {"table_bits": 18, "log": lambda _: None, **options}
+    return build(root=BOOK_ROOT, plies=plies, work_dir=work, output=output, every=True, **options)
+
+
 def test_every_scores_each_position_up_to_its_depth_exactly(tmp_path: Path) -> None:
     """``every``: each position within the plies (however it was reached) has its exact
     score, the solved deepest ones and the earlier ones scored from them alike."""
     work = tmp_path / "work"
-    book = build(
-        root=BOOK_ROOT,
-        plies=3,
-        work_dir=work,
-        output=tmp_path / "every.bin",
-        table_bits=18,
-        log=lambda _: None,
-        every=True,
-    )
+    book = every_book(3, work, tmp_path / "every.bin")
     levels = positions_by_ply(BOOK_ROOT, len(BOOK_ROOT) + 3)
     assert len(levels) == 4 and len(levels[0]) == 1
     solver = Solver(18)
@@ -322,14 +321,7 @@ def test_every_scores_each_position_up_to_its_depth_exactly(tmp_path: Path) -> N
     solved_lines = (work / WORK_FILE).read_text().splitlines()
     assert {len(line.split()[0]) for line in solved_lines} == {len(BOOK_ROOT) + 3}
     # A second run solves nothing again.
-    again = build(
-        root=BOOK_ROOT,
-        plies=3,
-        work_dir=work,
-        output=tmp_path / "again.bin",
-        log=lambda _: None,
-        every=True,
-    )
+    again = every_book(3, work, tmp_path / "again.bin")
     assert (work / WORK_FILE).read_text().splitlines() == solved_lines
     assert again.keys.tolist() == book.keys.tolist()
 
@@ -353,29 +345,13 @@ def test_a_stopped_every_build_writes_what_its_solved_part_decides(tmp_path: Pat
     """``write_only`` with ``every``: the level's solved positions, and each earlier one
     all of whose children are known (exact); the others wait for the rest of the level."""
     full_work, part_work = tmp_path / "full", tmp_path / "part"
-    whole = build(
-        root=BOOK_ROOT,
-        plies=2,
-        work_dir=full_work,
-        output=tmp_path / "whole.bin",
-        table_bits=18,
-        log=lambda _: None,
-        every=True,
-    )
+    whole = every_book(2, full_work, tmp_path / "whole.bin")
     lines = (full_work / WORK_FILE).read_text().splitlines()
     part_work.mkdir()
     kept = lines[1:]  # the build stopped before solving one position of the level
     (part_work / WORK_FILE).write_text("".join(f"{line}\n" for line in kept))
     logged: list[str] = []
-    part = build(
-        root=BOOK_ROOT,
-        plies=2,
-        work_dir=part_work,
-        output=tmp_path / "part.bin",
-        log=logged.append,
-        write_only=True,
-        every=True,
-    )
+    part = every_book(2, part_work, tmp_path / "part.bin", log=logged.append, write_only=True)
     assert (part_work / WORK_FILE).read_text().count("\n") == len(kept)  # none solved
     levels = positions_by_ply(BOOK_ROOT, len(BOOK_ROOT) + 2)
     earlier = [key for level in levels[:-1] for key in level]
