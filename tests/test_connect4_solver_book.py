@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import warnings
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from abgames.ai.connect4 import book as book_module
+from abgames.ai.connect4 import perfect as perfect_module
 from abgames.ai.connect4.book import Book, BookError, dumps, load, load_default_book, loads
 from abgames.ai.connect4.book_builder import (
     WORK_FILE,
@@ -18,10 +20,11 @@ from abgames.ai.connect4.book_builder import (
     book_tree,
     build,
     centre_first,
+    child_scores,
     positions_by_ply,
 )
 from abgames.ai.connect4.heuristic import ConnectFourEvaluation
-from abgames.ai.connect4.kernel import INVALID_MOVE
+from abgames.ai.connect4.kernel import CELLS, INVALID_MOVE
 from abgames.ai.connect4.perfect import PerfectPlayer, choose_column
 from abgames.ai.connect4.solver import Position, Solver, canonical_key
 from abgames.ai.levels import make_player
@@ -78,6 +81,37 @@ def test_the_format_round_trips() -> None:
     assert again.max_moves == 12
 
 
+def test_the_columns_round_trip_and_follow_the_mirror_image() -> None:
+    position = Position.parse("7")  # canonical is its mirror image, "1"
+    key = canonical_key(position.key)
+    assert key != position.key
+    book = loads(dumps(Book.from_scores({key: -1, 5: 2}, max_moves=1, columns={key: 5})))
+    assert book.column(key) == 5
+    assert book.column(position.key) == 1  # column 6 of "1" is column 2 of "7"
+    assert book.column(5) is None and book.column(9) is None
+    assert book.column_map() == {key: 5}
+
+
+def test_a_book_without_columns_still_loads() -> None:
+    image = dumps(Book.from_scores({5: 1, 3: -2}, max_moves=4, columns={5: 2}))
+    count = 2
+    old = image[:4] + b"\x01\x00" + image[6:-count]  # version 1: no column bytes
+    payload = old[book_module.HEADER.size :]
+    old = old[:16] + zlib.crc32(payload).to_bytes(4, "little") + old[20:]
+    book = loads(old)
+    assert book.scores.tolist() == [-2, 1]
+    assert book.column(5) is None
+
+
+def test_a_column_outside_the_board_is_refused() -> None:
+    image = bytearray(dumps(Book.from_scores({5: 1}, max_moves=4)))
+    image[-1] = 8
+    payload = bytes(image[book_module.HEADER.size :])
+    image[16:20] = zlib.crc32(payload).to_bytes(4, "little")
+    with pytest.raises(BookError, match=r"a column outside 0\.\.7"):
+        loads(bytes(image))
+
+
 @pytest.mark.parametrize(
     ("damage", "message"),
     [
@@ -121,11 +155,11 @@ def test_the_book_holds_exact_scores(built: tuple[Book, Path]) -> None:
     assert len(book) > 0
     solver = Solver(16)
     for line in (built[1] / WORK_FILE).read_text().splitlines():
-        moves, score = line.split()
+        moves, score, _ = line.split()
         assert book.get(Position.parse(moves).key) == int(score)
     # Check a few against a fresh search.
     for line in (built[1] / WORK_FILE).read_text().splitlines()[:20]:
-        moves, score = line.split()
+        moves, score, _ = line.split()
         assert solver.solve(Position.parse(moves)) == int(score)
 
 
@@ -324,6 +358,75 @@ def test_every_scores_each_position_up_to_its_depth_exactly(tmp_path: Path) -> N
     again = every_book(3, work, tmp_path / "again.bin")
     assert (work / WORK_FILE).read_text().splitlines() == solved_lines
     assert again.keys.tolist() == book.keys.tolist()
+
+
+def test_every_records_a_column_that_keeps_each_solved_score(tmp_path: Path) -> None:
+    """Each position of the level solved gets a column whose move keeps its score, in
+    either orientation; the perfect player then plays it with no search."""
+    work = tmp_path / "work"
+    book = every_book(2, work, tmp_path / "every.bin")
+    deepest = positions_by_ply(BOOK_ROOT, len(BOOK_ROOT) + 2)[-1]
+    solver = Solver(18)
+    lines = (work / WORK_FILE).read_text().splitlines()
+    assert all(len(line.split()) == 3 for line in lines)
+    for moves in deepest.values():
+        for shown in (moves, "".join(str(8 - int(c)) for c in moves)):
+            position = Position.parse(shown)
+            column = book.column(position.key)
+            assert column is not None and position.can_play(column), shown
+            child = position.play(column)
+            kept = (43 - position.moves) // 2 if child.won else -solver.solve(child)
+            assert kept == book.get(position.key), shown
+    moves = next(iter(deepest.values()))
+    player = PerfectPlayer(book=book, strategy=None, table_bits=16)
+    result = player.choose(ConnectFour.from_notation(moves))
+    assert result.nodes == 0 and result.solved
+    assert result.move == book.column(Position.parse(moves).key)
+
+
+def test_a_child_in_the_book_that_keeps_the_score_is_played_without_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A position whose children the book holds only in part: a child that keeps the
+    position's score is enough, with no null-window test (as before ``EXACT_FROM``
+    discs, where not every column is solved)."""
+    monkeypatch.setattr(perfect_module, "EXACT_FROM", CELLS + 1)
+    book = every_book(2, tmp_path / "work", tmp_path / "every.bin")
+    middle = positions_by_ply(BOOK_ROOT, len(BOOK_ROOT) + 2)[1]
+    scores = {int(k): int(v) for k, v in zip(book.keys, book.scores, strict=True)}
+    for moves in middle.values():
+        position = Position.parse(moves)
+        children = child_scores(position, book.get)
+        assert children is not None
+        best = max(children)
+        worse = [c for c, s in enumerate(children) if INVALID_MOVE != s < best]
+        if worse and not position.play(worse[0]).is_over:
+            break
+    else:
+        pytest.fail("no position with a worse column")
+    partial = dict(scores)
+    del partial[canonical_key(position.play(worse[0]).key)]
+    player = PerfectPlayer(
+        book=Book.from_scores(partial, book.max_moves), strategy=None, table_bits=16
+    )
+    result = player.choose(ConnectFour.from_notation(moves))
+    assert result.solved and result.nodes <= BOOK_NODES
+    assert children[result.move] == best  # type: ignore[index]
+    assert worse[0] not in result.root_scores and not result.root_scores_exact
+
+
+def test_positions_solved_without_a_column_are_solved_again_last(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    every_book(2, work, tmp_path / "every.bin")
+    lines = (work / WORK_FILE).read_text().splitlines()
+    bare = " ".join(lines[0].split()[:2])  # as an earlier builder wrote it
+    (work / WORK_FILE).write_text("".join(f"{line}\n" for line in [bare, *lines[1:]]))
+    (tmp_path / "every.bin").unlink()
+    again = every_book(2, work, tmp_path / "every.bin")
+    now = (work / WORK_FILE).read_text().splitlines()
+    assert now[: len(lines)] == [bare, *lines[1:]]
+    assert now[len(lines) :] == [lines[0]]  # that one only, with its column
+    assert again.column(Position.parse(bare.split()[0]).key) is not None
 
 
 def test_every_lists_each_position_once_mirror_images_included() -> None:

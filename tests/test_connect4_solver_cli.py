@@ -189,7 +189,14 @@ def test_a_garbled_work_file_is_named_and_kept(
 
 @pytest.mark.parametrize(
     ("line", "reason"),
-    [("4 x", "expected 'MOVES SCORE'"), ("48 3", "MOVES:"), ("4 99", "a score is -18..18")],
+    [
+        ("4 x", "expected 'MOVES SCORE'"),
+        ("48 3", "MOVES:"),
+        ("4 99", "a score is -18..18"),
+        ("4 -2 8", "COLUMN must be 1..7"),
+        ("4 -2 4 4", "expected 'MOVES SCORE'"),
+        ("444444 0 4", "COLUMN 4 is full"),
+    ],
 )
 def test_every_kind_of_bad_work_line_is_refused(tmp_path: Path, line: str, reason: str) -> None:
     (tmp_path / WORK_FILE).write_text(f"{line}\n44 1\n")

@@ -1,10 +1,10 @@
 """The Connect Four opening book: exact scores of early positions, in a compact checked file.
 
-File format (version 1, all integers little-endian)::
+File format (version 2, all integers little-endian)::
 
     offset  size      field
     0       4         magic b"C4BK"
-    4       2         version (1)
+    4       2         version (2)
     6       1         board width (7)
     7       1         board height (6)
     8       1         max_moves: the most discs of any position in the book
@@ -13,10 +13,16 @@ File format (version 1, all integers little-endian)::
     16      4         CRC-32 of everything after the header
     20      8*count   keys: canonical position keys, strictly increasing
     20+8*count count  scores: signed bytes, the exact score of each key's position
+    20+9*count count  columns: unsigned bytes, a column (1-7, in the canonical key's
+                      orientation) whose move keeps that score, or 0 where the
+                      builder did not record one
 
 A key is ``current + mask`` of the position (see ``kernel``), made canonical as the
 smaller of the key and its mirror image, so one entry serves both. A score is the
-exact score for the side to move (``../shared/data/README.md`` convention).
+exact score for the side to move (``../shared/data/README.md`` convention). The
+columns let a position whose children are not in the book (the deepest level
+built) be answered without search. Version 1, the same without the columns, is
+still read (every column unknown).
 
 ``load`` checks everything (magic, version, size, checksum, key order, score
 range) and raises ``BookError`` with a message saying what is wrong;
@@ -41,7 +47,9 @@ from abgames.ai.connect4.position import canonical_key
 from abgames.files import open_regular, read_bytes, write_atomically
 
 MAGIC = b"C4BK"
-VERSION = 1
+VERSION = 2
+#: The version without the columns, still read.
+VERSION_WITHOUT_COLUMNS = 1
 HEADER = struct.Struct("<4sHBBB3sII")
 #: File name of the book shipped inside the package.
 DEFAULT_BOOK_NAME = "book-7x6.bin"
@@ -49,7 +57,7 @@ DEFAULT_BOOK_NAME = "book-7x6.bin"
 MAX_KEY = 1 << (WIDTH * STRIDE)
 #: The largest magnitude of a score (a win with the winner's 4th disc).
 MAX_ABS_SCORE = CELLS // 2 + 1 - 4
-#: The largest book file read (some 238 million positions at 9 bytes each).
+#: The largest book file read (some 215 million positions at 10 bytes each).
 MAX_BOOK_BYTES = 1 << 31
 
 
@@ -59,11 +67,13 @@ class BookError(ValueError):
 
 @dataclass(frozen=True)
 class Book:
-    """Sorted canonical keys and their exact scores, ready for the compiled search."""
+    """Sorted canonical keys, their exact scores (ready for the compiled search) and columns."""
 
     keys: np.ndarray  # int64, strictly increasing
     scores: np.ndarray  # int8
     max_moves: int
+    #: uint8 per key: 1 + a column keeping the score, canonical orientation; 0 unknown.
+    columns: np.ndarray
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])
@@ -77,18 +87,45 @@ class Book:
             return int(self.scores[index])
         return None
 
+    def column(self, key: int) -> int | None:
+        """A column (0-based, in ``key``'s own orientation) whose move keeps the score of
+        the position with ``key``, if the book has the position and recorded one."""
+        canonical = canonical_key(key)
+        index = int(np.searchsorted(self.keys, canonical))
+        if index >= len(self) or int(self.keys[index]) != canonical:
+            return None
+        stored = int(self.columns[index])
+        if stored == 0:
+            return None
+        return stored - 1 if canonical == key else WIDTH - stored
+
     @classmethod
-    def from_scores(cls, scores: Mapping[int, int], max_moves: int) -> Book:
-        """A book from ``{canonical key: score}``."""
+    def from_scores(
+        cls,
+        scores: Mapping[int, int],
+        max_moves: int,
+        columns: Mapping[int, int] | None = None,
+    ) -> Book:
+        """A book from ``{canonical key: score}`` and ``{canonical key: column}`` (0-based,
+        in the canonical orientation; a key without one has none recorded)."""
         keys = np.array(sorted(scores), dtype=np.int64)
         values = np.array([scores[int(k)] for k in keys], dtype=np.int8)
-        return cls(keys, values, max_moves)
+        known = columns or {}
+        stored = np.array([known.get(int(k), -1) + 1 for k in keys], dtype=np.uint8)
+        return cls(keys, values, max_moves, stored)
+
+    def column_map(self) -> dict[int, int]:
+        """``{canonical key: column}`` of every position with a recorded column (0-based,
+        canonical orientation): the inverse of ``from_scores``'s ``columns``."""
+        recorded = np.nonzero(self.columns)[0]
+        return {int(self.keys[i]): int(self.columns[i]) - 1 for i in recorded}
 
 
 def pack_image(
     magic: bytes, version: int, max_moves: int, keys: np.ndarray, values: bytes
 ) -> bytes:
-    """A book file image (header, keys, one byte a key); shared by every book format."""
+    """A book file image (header, keys, then ``values``: a whole number of bytes a key);
+    shared by every book format."""
     payload = keys.astype("<u8").tobytes() + values
     header = HEADER.pack(
         magic,
@@ -104,13 +141,13 @@ def pack_image(
 
 
 def unpack_image(
-    data: bytes, magic: bytes, version: int, kind: str, source: str
+    data: bytes, magic: bytes, version: int, kind: str, source: str, value_bytes: int = 1
 ) -> tuple[np.ndarray, bytes, int]:
     """Verify a book file image of ``magic`` and ``version`` (a ``kind`` of book); split it.
 
     Returns ``(keys, values, max_moves)``: the keys (``int64``, checked to be on the
-    board and strictly increasing) and one value byte a key, for the format to check.
-    ``BookError`` names the first problem found.
+    board and strictly increasing) and ``value_bytes`` value bytes a key, for the
+    format to check. ``BookError`` names the first problem found.
     """
     if len(data) < HEADER.size:
         raise BookError(f"{source}: too short for a book header ({len(data)} bytes)")
@@ -121,7 +158,7 @@ def unpack_image(
         raise BookError(f"{source}: {kind} version {found_version}, this program reads {version}")
     if (width, height) != (WIDTH, HEIGHT):
         raise BookError(f"{source}: a {width}x{height} book, the solver plays 7x6")
-    expected = HEADER.size + 9 * count
+    expected = HEADER.size + (8 + value_bytes) * count
     if len(data) != expected:
         raise BookError(f"{source}: {len(data)} bytes, the header promises {expected}")
     payload = data[HEADER.size :]
@@ -158,9 +195,8 @@ def starts_with(path: Path, magic: bytes) -> bool:
 
 def dumps(book: Book) -> bytes:
     """The file image of ``book`` (see the module docstring)."""
-    return pack_image(
-        MAGIC, VERSION, book.max_moves, book.keys, book.scores.astype(np.int8).tobytes()
-    )
+    values = book.scores.astype(np.int8).tobytes() + book.columns.astype(np.uint8).tobytes()
+    return pack_image(MAGIC, VERSION, book.max_moves, book.keys, values)
 
 
 def save(book: Book, path: Path) -> None:
@@ -170,11 +206,21 @@ def save(book: Book, path: Path) -> None:
 
 def loads(data: bytes, source: str = "book") -> Book:
     """Parse and verify a book image; ``BookError`` names the first problem found."""
-    keys, values, max_moves = unpack_image(data, MAGIC, VERSION, "book", source)
-    scores = np.frombuffer(values, dtype=np.int8).copy()
-    if len(scores) and np.any(np.abs(scores.astype(np.int64)) > MAX_ABS_SCORE):
+    version = VERSION
+    if data[:4] == MAGIC and data[4:6] == VERSION_WITHOUT_COLUMNS.to_bytes(2, "little"):
+        version = VERSION_WITHOUT_COLUMNS
+    value_bytes = 2 if version == VERSION else 1
+    keys, values, max_moves = unpack_image(data, MAGIC, version, "book", source, value_bytes)
+    count = len(keys)
+    scores = np.frombuffer(values, dtype=np.int8, count=count).copy()
+    if count and np.any(np.abs(scores.astype(np.int64)) > MAX_ABS_SCORE):
         raise BookError(f"{source}: a score outside -{MAX_ABS_SCORE}..{MAX_ABS_SCORE}")
-    return Book(keys, scores, max_moves)
+    if version == VERSION_WITHOUT_COLUMNS:
+        return Book(keys, scores, max_moves, np.zeros(count, np.uint8))
+    columns = np.frombuffer(values, dtype=np.uint8, offset=count).copy()
+    if count and np.any(columns > WIDTH):
+        raise BookError(f"{source}: a column outside 0..{WIDTH}")
+    return Book(keys, scores, max_moves, columns)
 
 
 def load(path: Path) -> Book:

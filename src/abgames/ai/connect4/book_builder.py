@@ -13,11 +13,13 @@ Level by level, up to ``plies`` beyond the root:
 - for each position of ``frontier[p]``: solve its children, choose the move, and add
   every reply to that move to ``frontier[p + 2]``.
 
-Each solved position is appended to ``work_dir/solved.txt`` ("MOVES SCORE") as soon
-as it is known, so a build that is stopped resumes where it stopped; the positions
-of an existing book at ``output`` count as solved too, so a build can be carried on
-from the shipped book on a machine without the work file; identical
-positions (mirror images included) are solved once. Positions are spread over
+Each solved position is appended to ``work_dir/solved.txt`` ("MOVES SCORE COLUMN",
+the column a move of that score the solve found, 1-7 in the line's own orientation;
+"MOVES SCORE" where it found none) as soon as it is known, so a build that is
+stopped resumes where it stopped; the positions of an existing book at ``output``
+count as solved too (with their columns), so a build can be carried on from the
+shipped book on a machine without the work file; identical positions (mirror
+images included) are solved once. Positions are spread over
 ``jobs`` processes, each with its own solver and table, or over a Ray cluster
 (``cluster``): there each worker process keeps its solver between positions, and
 the scores still come back to this process and its work file as they are found.
@@ -56,6 +58,7 @@ MAX_WORK_LINE_BYTES = 1000
 #: The most plies ``every`` builds beyond its root: every position of 12 discs is some
 #: 6 million (a cluster's work); more would not fit this process's memory.
 EVERY_MAX_PLIES = 12
+_COLUMN_NAMES = frozenset("1234567")
 #: Solved positions between two progress lines of a long ply.
 PROGRESS_EVERY = 1000
 
@@ -72,14 +75,45 @@ def _init_worker(table_bits: int, pooled: bool = True) -> None:
     _worker_solver = Solver(table_bits)
 
 
-def _solve_line(moves: str) -> tuple[str, int, float]:
+#: What a worker sends back: the move string, its score, a column of that score the
+#: solve found (0-based, or ``None``), the seconds it took.
+_Solved = tuple[str, int, int | None, float]
+
+
+def _solve_line(moves: str) -> _Solved:
     assert _worker_solver is not None
     start = time.perf_counter()
-    score = _worker_solver.solve(Position.parse(moves))
-    return moves, score, time.perf_counter() - start
+    position = Position.parse(moves)
+    score = _worker_solver.solve(position)
+    column = _worker_solver.best_column
+    if column is None:
+        column = keeping_column(_worker_solver, position, score)
+    return moves, score, column, time.perf_counter() - start
 
 
-def solve_with_table(moves: str, table_bits: int) -> tuple[str, int, float]:
+def keeping_column(solver: Solver, position: Position, score: int) -> int:
+    """A column of ``position`` whose move keeps its exact ``score``, centre first.
+
+    For the solves that end without their probes meeting one (a win in one move,
+    a loss every move delays equally, the score from the table): one null-window
+    test a column, cheap after the solve. ``ValueError`` if no column keeps it.
+    """
+    for column in COLUMN_ORDER:
+        if not position.can_play(column):
+            continue
+        child = position.play(column)
+        if child.won:
+            kept = (CELLS + 1 - position.moves) // 2
+        elif child.is_over:
+            kept = 0
+        else:
+            kept = -solver.solve(child, low=-score, high=1 - score)
+        if kept == score:
+            return column
+    raise ValueError(f"no column keeps the score {score}")
+
+
+def solve_with_table(moves: str, table_bits: int) -> _Solved:
     """``_solve_line`` in a process without a pool initialiser (a Ray worker).
 
     The solver is made on the first call and kept for the following ones.
@@ -89,9 +123,7 @@ def solve_with_table(moves: str, table_bits: int) -> tuple[str, int, float]:
     return _solve_line(moves)
 
 
-def _solved_on(
-    cluster: Cluster, lines: list[str], table_bits: int
-) -> Iterator[tuple[str, int, float]]:
+def _solved_on(cluster: Cluster, lines: list[str], table_bits: int) -> Iterator[_Solved]:
     jobs = ((moves, (moves, table_bits)) for moves in lines)
     for _, solved in cluster.stream(solve_with_table, jobs, per_cpu=CLUSTER_TASKS_PER_CPU):
         yield solved
@@ -106,22 +138,28 @@ class _Solving:
     table_bits: int
     work: BinaryIO
     log: Log
+    #: Canonical key -> a column keeping its score (canonical orientation), as found.
+    columns: dict[int, int]
 
 
 def _solve_lines(lines: list[str], solving: _Solving, solved: dict[int, int]) -> None:
-    """Solve ``lines`` (move strings): each score into ``solved`` and the work file at once."""
+    """Solve ``lines`` (move strings): each score into ``solved`` (its column into
+    ``solving.columns``) and the work file at once."""
     if solving.cluster is not None:
-        results: Iterable[tuple[str, int, float]] = _solved_on(
-            solving.cluster, lines, solving.table_bits
-        )
+        results: Iterable[_Solved] = _solved_on(solving.cluster, lines, solving.table_bits)
     elif solving.pool is not None:
         results = solving.pool.imap_unordered(_solve_line, lines)
     else:
         results = map(_solve_line, lines)
     start = time.perf_counter()
-    for done, (moves, score, seconds) in enumerate(results, start=1):
-        solved[canonical_key(Position.parse(moves).key)] = score
-        solving.work.write(f"{moves} {score}\n".encode())
+    for done, (moves, score, column, seconds) in enumerate(results, start=1):
+        key = Position.parse(moves).key
+        solved[canonical_key(key)] = score
+        shown = ""
+        if column is not None:
+            solving.columns[canonical_key(key)] = _canonical_column(key, column)
+            shown = f" {column + 1}"
+        solving.work.write(f"{moves} {score}{shown}\n".encode())
         solving.work.flush()
         if seconds > 1:
             solving.log(f"  {done}/{len(lines)} {moves or '(empty)'} {score} {seconds:.1f}s")
@@ -151,18 +189,25 @@ def _work_lines(path: Path) -> list[str]:
         return []
 
 
-def _read_work(path: Path) -> dict[int, int]:
-    """Canonical key -> score of every position already solved in ``path``.
+def _canonical_column(key: int, column: int) -> int:
+    """``column`` of the position with ``key`` as seen in the canonical orientation."""
+    return column if canonical_key(key) == key else WIDTH - 1 - column
+
+
+def _read_work(path: Path) -> tuple[dict[int, int], dict[int, int]]:
+    """Canonical key -> score of every position already solved in ``path``, and canonical
+    key -> column (canonical orientation) of those whose line records one.
 
     A last line cut short (an interrupted write) is ignored: that position is
     solved again. Any other bad line raises ``WorkFileError``; the file is left as
     it is, so nothing solved is lost.
     """
     solved: dict[int, int] = {}
+    columns: dict[int, int] = {}
     lines = _work_lines(path)
     for number, line in enumerate(lines, start=1):
         try:
-            key, score = _work_line(line)
+            key, score, column = _work_line(line)
         except ValueError as error:
             if number == len(lines):
                 continue  # a last line cut short by an interruption: solve it again
@@ -172,15 +217,30 @@ def _read_work(path: Path) -> dict[int, int]:
                 "correct or delete that line (the other lines are kept) and run again"
             ) from None
         solved[key] = score
-    return solved
+        if column is not None:
+            columns[key] = column
+    return solved, columns
 
 
-def _work_line(line: str) -> tuple[int, int]:
-    """The canonical key and score of one ``MOVES SCORE`` line; ``ValueError`` if malformed."""
+def work_scores(path: Path) -> dict[int, int]:
+    """Canonical key -> score of every position solved in the work file ``path``
+    (``_read_work``'s checks and errors)."""
+    return _read_work(path)[0]
+
+
+def _work_line(line: str) -> tuple[int, int, int | None]:
+    """The canonical key, score and column (canonical orientation, if recorded) of one
+    ``MOVES SCORE [COLUMN]`` line; ``ValueError`` if malformed."""
     parts = line.split()
-    if len(parts) != 2 or not parts[1].lstrip("-").isascii() or not parts[1].lstrip("-").isdigit():
-        raise ValueError("expected 'MOVES SCORE'")
+    if (
+        len(parts) not in (2, 3)
+        or not parts[1].lstrip("-").isascii()
+        or not parts[1].lstrip("-").isdigit()
+    ):
+        raise ValueError("expected 'MOVES SCORE' or 'MOVES SCORE COLUMN'")
     moves, score = parts[0], int(parts[1])
+    if len(parts) == 3 and parts[2] not in _COLUMN_NAMES:
+        raise ValueError("COLUMN must be 1..7")
     if abs(score) > MAX_ABS_SCORE:
         raise ValueError(f"a score is -{MAX_ABS_SCORE}..{MAX_ABS_SCORE}")
     if not moves.isascii() or not moves.isdigit():
@@ -191,7 +251,12 @@ def _work_line(line: str) -> tuple[int, int]:
         raise ValueError(f"MOVES: {error}") from None
     if position.is_over:
         raise ValueError("MOVES: the game is over")
-    return canonical_key(position.key), score
+    if len(parts) == 2:
+        return canonical_key(position.key), score, None
+    column = int(parts[2]) - 1
+    if not position.can_play(column):
+        raise ValueError(f"COLUMN {column + 1} is full")
+    return canonical_key(position.key), score, _canonical_column(position.key, column)
 
 
 def child_scores(position: Position, score_of: Callable[[int], int | None]) -> list[int] | None:
@@ -257,12 +322,14 @@ def build(
                 break
         raise
     work_path = work_dir / WORK_FILE
-    earlier, earlier_max_moves = _read_book(output, log)
-    solved = {**earlier, **_read_work(work_path)}
+    earlier, earlier_columns, earlier_max_moves = _read_book(output, log)
+    worked, worked_columns = _read_work(work_path)
+    solved = {**earlier, **worked}
+    columns = {**earlier_columns, **worked_columns}
     if solved:
         log(f"resuming: {len(solved)} positions already solved ({output}, {work_path})")
     if write_only and not every:
-        return _write_book(solved, work_path, output, log, earlier_max_moves)
+        return _write_book(solved, columns, work_path, output, log, earlier_max_moves)
     # The board has CELLS plies: a larger ``plies`` stops there (or where nothing is left).
     last_ply = min(root_position.moves + plies, CELLS)
     if every and last_ply - root_position.moves > EVERY_MAX_PLIES:
@@ -272,7 +339,7 @@ def build(
         )
     if write_only:  # and every: what the solved part of the level decides goes in too
         _score_earlier(positions_by_ply(root, last_ply), solved, log)
-        return _write_book(solved, work_path, output, log, earlier_max_moves)
+        return _write_book(solved, columns, work_path, output, log, earlier_max_moves)
     pool = (
         multiprocessing.get_context("fork").Pool(jobs, _init_worker, (table_bits,))
         if jobs > 1 and cluster is None
@@ -282,7 +349,7 @@ def build(
         _init_worker(table_bits, pooled=False)
     try:
         with open_output(work_path, append=True) as work:
-            solving = _Solving(pool, cluster, table_bits, work, log)
+            solving = _Solving(pool, cluster, table_bits, work, log, columns)
             if every:
                 _solve_every(root, last_ply, solving, solved)
             else:
@@ -295,7 +362,7 @@ def build(
         if pool is not None:
             pool.close()
             pool.join()
-    return _write_book(solved, work_path, output, log, earlier_max_moves)
+    return _write_book(solved, columns, work_path, output, log, earlier_max_moves)
 
 
 def _solve_met(
@@ -316,7 +383,9 @@ def _solve_met(
         if not any(frontier.values()):
             log(f"ply {ply}: no position left to meet: every line has ended")
             break
-        solved.update(_read_work(work_path))  # other builders may have added some
+        more, more_columns = _read_work(work_path)  # other builders may have added some
+        solved.update(more)
+        solving.columns.update(more_columns)
         met = frontier.pop(ply, {})
         todo: dict[int, str] = {}
         for moves, position in met.items():
@@ -361,15 +430,25 @@ def positions_by_ply(root: str, last_ply: int) -> list[dict[int, str]]:
 def _solve_every(root: str, last_ply: int, solving: _Solving, solved: dict[int, int]) -> None:
     """Solve every position with ``last_ply`` discs; score every earlier one from them.
 
-    Positions are solved centre first (``centre_first``): the openings people play
-    most are in the book soonest, should the build stop early, and one process
-    meets neighbours one after another, so its table helps.
+    Each solved position gets a column that keeps its score: one solved by an
+    earlier version of the builder, which kept none, is solved again once every
+    other position is. Positions are solved centre first (``centre_first``): the
+    openings people play most are in the book soonest, should the build stop early,
+    and one process meets neighbours one after another, so its table helps.
     """
     log = solving.log
     levels = positions_by_ply(root, last_ply)
     deepest = levels[-1]
     todo = sorted((moves for key, moves in deepest.items() if key not in solved), key=centre_first)
-    log(f"ply {last_ply}: {len(deepest)} positions, {len(todo)} to solve")
+    again = sorted(
+        (moves for key, moves in deepest.items() if key in solved and key not in solving.columns),
+        key=centre_first,
+    )
+    log(
+        f"ply {last_ply}: {len(deepest)} positions, {len(todo)} to solve, then {len(again)} "
+        "solved without a column to solve again for one"
+    )
+    todo += again
     start = time.perf_counter()
     _solve_lines(todo, solving, solved)
     log(f"ply {last_ply}: done in {time.perf_counter() - start:.1f}s")
@@ -456,23 +535,30 @@ def _root_position(root: str) -> Position:
     return position
 
 
-def _read_book(path: Path, log: Log) -> tuple[dict[int, int], int]:
-    """The scores of an existing book at ``path`` and its depth; nothing if there is none."""
+def _read_book(path: Path, log: Log) -> tuple[dict[int, int], dict[int, int], int]:
+    """The scores and columns of an existing book at ``path`` and its depth; nothing if
+    there is none."""
     if not path.exists():
-        return {}, 0
+        return {}, {}, 0
     try:
         book = load(path)
     except (OSError, BookError) as error:
         log(f"not resuming from {path}: {error}")
-        return {}, 0
+        return {}, {}, 0
     scores = {int(key): int(score) for key, score in zip(book.keys, book.scores, strict=True)}
-    return scores, book.max_moves
+    return scores, book.column_map(), book.max_moves
 
 
 def _write_book(
-    solved: dict[int, int], work_path: Path, output: Path, log: Log, earlier_max_moves: int = 0
+    solved: dict[int, int],
+    columns: dict[int, int],
+    work_path: Path,
+    output: Path,
+    log: Log,
+    earlier_max_moves: int = 0,
 ) -> Book:
-    book = Book.from_scores(solved, max(earlier_max_moves, *_moves_of(work_path), 0))
+    max_moves = max(earlier_max_moves, *_moves_of(work_path), 0)
+    book = Book.from_scores(solved, max_moves, columns)
     save(book, output)
     log(f"book: {len(book)} positions up to {book.max_moves} discs -> {output}")
     return book
@@ -507,7 +593,7 @@ def book_tree(book: Book, root: str = "") -> tuple[list[str], list[str]]:
 def _moves_of(path: Path) -> Iterable[int]:
     for line in _work_lines(path):
         parts = line.split()
-        if len(parts) == 2:
+        if len(parts) in (2, 3):
             yield len(parts[0])
 
 
@@ -520,4 +606,5 @@ __all__ = [
     "book_tree",
     "build",
     "child_scores",
+    "work_scores",
 ]

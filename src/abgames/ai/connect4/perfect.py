@@ -10,12 +10,15 @@ the solve found first. The choice is deterministic. In this order:
 - a column that wins at once (the other columns are not scored);
 - from ``EXACT_FROM`` discs on, or where the exact book scores every column:
   every legal column's exact score (``root_scores_exact``), the best is played;
+- where the exact book has the position and the column it recorded as keeping
+  its score (the deepest level built): that column, with no search;
 - earlier (where seven exact solves are dear): the position's exact score ``s``
-  (one solve), then the column the solve found with that score (if it found
-  one: ``Solver.best_column``) and the others in centre order until one scores
-  ``s`` (one null-window test each, cheap after the solve; a test that fails
-  proves that column worse, and its bound is reported as an upper bound,
-  ``root_scores_exact`` false).
+  (one solve, or the book's), then a column whose child the book scores ``s``
+  (the centre-most), else the column the solve found with that score (if it
+  found one: ``Solver.best_column``) and the others in centre order until one
+  scores ``s`` (one null-window test each; a test that fails proves that column
+  worse, and its bound is reported as an upper bound, ``root_scores_exact``
+  false). The columns the book scores are reported exactly.
 
 What is known narrows the solve of the position: the strategy book's
 win/draw/loss (a draw needs no solve at all) and the score of this player's
@@ -263,23 +266,31 @@ class PerfectPlayer(AIPlayer):
         booked = self._book_scores(position)
         if booked is not None:
             return self._best_result(position, booked, True, start)
+        recorded = self._book_move(position)
+        if recorded is not None:
+            return self._best_result(position, recorded, False, start)
         if position.moves >= EXACT_FROM:
             analyzing = solver.analyze_steps(position, node_limit=self._left())
             scores = yield from self._solving(position, analyzing)
             exact = {c: s for c, s in enumerate(scores) if s != INVALID_MOVE}
             return self._best_result(position, exact, True, start)
         score = yield from self._position_score(state, position)
+        known = self._book_child_scores(position)
+        keeping = [c for c, s in known.items() if s == score]
+        if keeping:
+            column = min(keeping, key=_CENTRE_RANK.__getitem__)
+            return self._best_result(position, {**known, column: score}, False, start)
         found = solver.best_column  # a column of that score, if the solve met one
         candidates = COLUMN_ORDER if found is None else (found, *COLUMN_ORDER)
         bounds: dict[int, int] = {}
         for column in dict.fromkeys(candidates):
-            if not position.can_play(column):
+            if not position.can_play(column) or column in known:
                 continue
             child = position.play(column)
             test = solver.solve_steps(child, low=-score, high=1 - score, node_limit=self._left())
             child_score = yield from self._solving(child, test)
             if child_score == -score:
-                return self._best_result(position, {column: score, **bounds}, False, start)
+                return self._best_result(position, {**known, **bounds, column: score}, False, start)
             bounds[column] = -child_score  # the child's score is at least child_score
         raise AssertionError(f"no column scores {score}: the solver contradicts itself")
 
@@ -308,14 +319,9 @@ class PerfectPlayer(AIPlayer):
         score: int = yield from self._solving(position, steps)
         return score
 
-    def _book_scores(self, position: Position) -> dict[int, int] | None:
-        """Every column's exact score from the exact book, or ``None`` if it lacks one.
-
-        No search and no compiled code: a fresh process answers these at once.
-        """
+    def _book_child_scores(self, position: Position) -> dict[int, int]:
+        """The exact score of each column whose child the exact book holds or that ends the game."""
         book = self.solver.book
-        if book is None or position.moves >= book.max_moves:
-            return None
         scores: dict[int, int] = {}
         for column in range(WIDTH):
             if not position.can_play(column):
@@ -323,12 +329,32 @@ class PerfectPlayer(AIPlayer):
             child = position.play(column)
             if child.is_over:
                 scores[column] = -child.finished_score()
-                continue
-            stored = book.get(child.key)
-            if stored is None:
-                return None
-            scores[column] = -stored
+            elif book is not None and child.moves <= book.max_moves:
+                stored = book.get(child.key)
+                if stored is not None:
+                    scores[column] = -stored
         return scores
+
+    def _book_scores(self, position: Position) -> dict[int, int] | None:
+        """Every column's exact score from the exact book, or ``None`` if it lacks one.
+
+        No search and no compiled code: a fresh process answers these at once.
+        """
+        known = self._book_child_scores(position)
+        playable = sum(position.can_play(column) for column in range(WIDTH))
+        return known if len(known) == playable else None
+
+    def _book_move(self, position: Position) -> dict[int, int] | None:
+        """The position's exact score on the column the exact book records for it (with
+        the columns whose children the book holds), or ``None`` if it records none."""
+        book = self.solver.book
+        if book is None or position.moves > book.max_moves:
+            return None
+        score = book.get(position.key)
+        column = book.column(position.key)
+        if score is None or column is None or not position.can_play(column):
+            return None
+        return {**self._book_child_scores(position), column: score}
 
     def _kept_score(self, state: ConnectFour) -> int | None:
         """This player's score before the opponent's last move, if it made that move's parent."""

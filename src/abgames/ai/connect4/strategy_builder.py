@@ -34,8 +34,8 @@ from pathlib import Path
 
 from abgames.ai.connect4.book import BookError
 from abgames.ai.connect4.book import load as load_exact_book
-from abgames.ai.connect4.book_builder import _read_work as read_exact_work
 from abgames.ai.connect4.book_builder import _work_lines as read_work_lines
+from abgames.ai.connect4.book_builder import work_scores as read_exact_work
 from abgames.ai.connect4.kernel import INVALID_MOVE, WIDTH
 from abgames.ai.connect4.perfect import choose_column
 from abgames.ai.connect4.position import Position, canonical_key, mirrored, unfinished_children
