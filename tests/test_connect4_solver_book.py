@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from abgames.ai.connect4 import book as book_module
+from abgames.ai.connect4 import book_builder
 from abgames.ai.connect4 import perfect as perfect_module
 from abgames.ai.connect4.book import Book, BookError, dumps, load, load_default_book, loads
 from abgames.ai.connect4.book_builder import (
@@ -375,7 +376,7 @@ def test_every_records_a_column_that_keeps_each_solved_score(tmp_path: Path) -> 
             column = book.column(position.key)
             assert column is not None and position.can_play(column), shown
             child = position.play(column)
-            kept = (43 - position.moves) // 2 if child.won else -solver.solve(child)
+            kept = (CELLS + 1 - position.moves) // 2 if child.won else -solver.solve(child)
             assert kept == book.get(position.key), shown
     moves = next(iter(deepest.values()))
     player = PerfectPlayer(book=book, strategy=None, table_bits=16)
@@ -413,6 +414,38 @@ def test_a_child_in_the_book_that_keeps_the_score_is_played_without_search(
     assert result.solved and result.nodes <= BOOK_NODES
     assert children[result.move] == best  # type: ignore[index]
     assert worse[0] not in result.root_scores and not result.root_scores_exact
+
+
+def test_a_level_on_top_of_the_one_before_starts_from_its_parents_scores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Carried on from a book with the level before, each position is solved from
+    the bound its parents prove, to the same exact score and a column that keeps it."""
+    output = tmp_path / "every.bin"
+    every_book(2, tmp_path / "two", output)
+    lows: list[int | None] = []
+    solve = book_builder.solve_for_book
+
+    def spy(solver: Solver, position: Position, low: int | None) -> tuple[int, int]:
+        lows.append(low)
+        score, column = solve(solver, position, low)
+        assert low is None or score >= low
+        return score, column
+
+    monkeypatch.setattr(book_builder, "solve_for_book", spy)
+    book = every_book(3, tmp_path / "three", output)
+    deepest = positions_by_ply(BOOK_ROOT, len(BOOK_ROOT) + 3)[-1]
+    assert len(lows) == len(deepest) and None not in lows
+    checker = Solver(18)
+    for moves in deepest.values():
+        position = Position.parse(moves)
+        score = checker.solve(position)
+        assert book.get(position.key) == score, moves
+        column = book.column(position.key)
+        assert column is not None
+        child = position.play(column)
+        kept = (CELLS + 1 - position.moves) // 2 if child.won else -checker.solve(child)
+        assert kept == score, moves
 
 
 def test_positions_solved_without_a_column_are_solved_again_last(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ import os
 import signal
 import stat
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from multiprocessing.pool import Pool
 from pathlib import Path
@@ -59,6 +59,8 @@ MAX_WORK_LINE_BYTES = 1000
 #: 6 million (a cluster's work); more would not fit this process's memory.
 EVERY_MAX_PLIES = 12
 _COLUMN_NAMES = frozenset("1234567")
+#: Positions a pool worker takes at a time (``_solve_lines``).
+POOL_CHUNK = 16
 #: Solved positions between two progress lines of a long ply.
 PROGRESS_EVERY = 1000
 
@@ -75,20 +77,42 @@ def _init_worker(table_bits: int, pooled: bool = True) -> None:
     _worker_solver = Solver(table_bits)
 
 
+#: What a worker is sent: a move string and a score its position is known to reach
+#: at least (from its parents' scores), or ``None``.
+_Job = tuple[str, int | None]
 #: What a worker sends back: the move string, its score, a column of that score the
 #: solve found (0-based, or ``None``), the seconds it took.
 _Solved = tuple[str, int, int | None, float]
 
 
-def _solve_line(moves: str) -> _Solved:
+def _solve_line(job: _Job) -> _Solved:
     assert _worker_solver is not None
     start = time.perf_counter()
-    position = Position.parse(moves)
-    score = _worker_solver.solve(position)
-    column = _worker_solver.best_column
-    if column is None:
-        column = keeping_column(_worker_solver, position, score)
+    moves, low = job
+    score, column = solve_for_book(_worker_solver, Position.parse(moves), low)
     return moves, score, column, time.perf_counter() - start
+
+
+def solve_for_book(solver: Solver, position: Position, low: int | None) -> tuple[int, int]:
+    """The exact score of ``position`` and a column whose move keeps it.
+
+    ``low``, a score the position is known to reach at least (a parent's score,
+    negated, where its side to move could play into this position), is tried first:
+    when it is the score, as it is for any best reply, one null-window test proves it
+    and one more finds the column (a probe that fails high names its move), in place
+    of the solve's search for the score from 0.
+    """
+    if low is None:
+        score = solver.solve(position)
+    elif solver.solve(position, low=low, high=low + 1) == low:
+        score = low
+        solver.solve(position, low=low - 1, high=low)  # fails high: its move keeps ``low``
+    else:
+        score = solver.solve(position, low=low + 1)
+    column = solver.best_column
+    if column is None:
+        column = keeping_column(solver, position, score)
+    return score, column
 
 
 def keeping_column(solver: Solver, position: Position, score: int) -> int:
@@ -113,19 +137,19 @@ def keeping_column(solver: Solver, position: Position, score: int) -> int:
     raise ValueError(f"no column keeps the score {score}")
 
 
-def solve_with_table(moves: str, table_bits: int) -> _Solved:
+def solve_with_table(moves: str, table_bits: int, low: int | None = None) -> _Solved:
     """``_solve_line`` in a process without a pool initialiser (a Ray worker).
 
     The solver is made on the first call and kept for the following ones.
     """
     if _worker_solver is None or _worker_solver.table_bits != table_bits:
         _init_worker(table_bits, pooled=False)
-    return _solve_line(moves)
+    return _solve_line((moves, low))
 
 
-def _solved_on(cluster: Cluster, lines: list[str], table_bits: int) -> Iterator[_Solved]:
-    jobs = ((moves, (moves, table_bits)) for moves in lines)
-    for _, solved in cluster.stream(solve_with_table, jobs, per_cpu=CLUSTER_TASKS_PER_CPU):
+def _solved_on(cluster: Cluster, jobs: list[_Job], table_bits: int) -> Iterator[_Solved]:
+    tasks = ((moves, (moves, table_bits, low)) for moves, low in jobs)
+    for _, solved in cluster.stream(solve_with_table, tasks, per_cpu=CLUSTER_TASKS_PER_CPU):
         yield solved
 
 
@@ -142,15 +166,27 @@ class _Solving:
     columns: dict[int, int]
 
 
-def _solve_lines(lines: list[str], solving: _Solving, solved: dict[int, int]) -> None:
+def _solve_lines(
+    lines: list[str],
+    solving: _Solving,
+    solved: dict[int, int],
+    lows: Mapping[str, int] | None = None,
+) -> None:
     """Solve ``lines`` (move strings): each score into ``solved`` (its column into
-    ``solving.columns``) and the work file at once."""
+    ``solving.columns``) and the work file at once. ``lows`` gives, for some lines, a
+    score their position is known to reach (``solve_for_book``).
+
+    A pool worker takes ``POOL_CHUNK`` lines in a row: neighbours in ``lines``
+    share much of their trees, so its table serves the next one.
+    """
+    known = lows or {}
+    jobs = [(moves, known.get(moves)) for moves in lines]
     if solving.cluster is not None:
-        results: Iterable[_Solved] = _solved_on(solving.cluster, lines, solving.table_bits)
+        results: Iterable[_Solved] = _solved_on(solving.cluster, jobs, solving.table_bits)
     elif solving.pool is not None:
-        results = solving.pool.imap_unordered(_solve_line, lines)
+        results = solving.pool.imap_unordered(_solve_line, jobs, chunksize=POOL_CHUNK)
     else:
-        results = map(_solve_line, lines)
+        results = map(_solve_line, jobs)
     start = time.perf_counter()
     for done, (moves, score, column, seconds) in enumerate(results, start=1):
         key = Position.parse(moves).key
@@ -450,9 +486,31 @@ def _solve_every(root: str, last_ply: int, solving: _Solving, solved: dict[int, 
     )
     todo += again
     start = time.perf_counter()
-    _solve_lines(todo, solving, solved)
+    lows = _parent_bounds(levels[-2], solved) if len(levels) > 1 else {}
+    _solve_lines(
+        todo, solving, solved, {moves: lows[key] for key, moves in deepest.items() if key in lows}
+    )
     log(f"ply {last_ply}: done in {time.perf_counter() - start:.1f}s")
     _score_earlier(levels, solved, log)
+
+
+def _parent_bounds(parents: dict[int, str], solved: dict[int, int]) -> dict[int, int]:
+    """Canonical key -> the least score of each child of ``parents`` (canonical key ->
+    move string) that a solved parent proves: a parent of score ``s`` has no child
+    scoring below ``-s`` for the side then to move. The best of its parents' bounds."""
+    lows: dict[int, int] = {}
+    for key, moves in parents.items():
+        score = solved.get(key)
+        if score is None:
+            continue
+        position = Position.parse(moves)
+        for column in range(WIDTH):
+            if position.can_play(column):
+                child = position.play(column)
+                if not child.is_over:
+                    child_key = canonical_key(child.key)
+                    lows[child_key] = max(lows.get(child_key, -score), -score)
+    return lows
 
 
 _CENTRE_RANK = {str(column + 1): str(rank) for rank, column in enumerate(COLUMN_ORDER)}
