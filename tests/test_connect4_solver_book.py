@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import random
 import time
 import warnings
 import zlib
@@ -27,6 +29,7 @@ from abgames.ai.connect4.book_builder import (
 from abgames.ai.connect4.heuristic import ConnectFourEvaluation
 from abgames.ai.connect4.kernel import CELLS, INVALID_MOVE
 from abgames.ai.connect4.perfect import PerfectPlayer, choose_column
+from abgames.ai.connect4.position import position_of_key
 from abgames.ai.connect4.solver import Position, Solver, canonical_key
 from abgames.ai.levels import make_player
 from abgames.ai.player import SearchPlayer
@@ -446,6 +449,67 @@ def test_a_level_on_top_of_the_one_before_starts_from_its_parents_scores(
         child = position.play(column)
         kept = (CELLS + 1 - position.moves) // 2 if child.won else -checker.solve(child)
         assert kept == score, moves
+
+
+def test_parents_are_every_position_one_move_before() -> None:
+    """Checked against every move string of up to 4 moves, and along random games: each
+    position one move before is found, and each found plays into the position (a
+    found one may be unreachable: the discs left can stand in an order no game plays)."""
+    parents: dict[int, set[int]] = {}
+    for length in range(1, 5):
+        for digits in itertools.product("1234567", repeat=length):
+            moves = "".join(digits)
+            try:
+                before = Position.parse(moves[:-1])
+                after = Position.parse(moves)
+            except ValueError:
+                continue  # a move after a win
+            if not before.is_over:
+                parents.setdefault(after.key, set()).add(before.key)
+    for key, expected in parents.items():
+        found = list(position_of_key(key).parents())
+        assert expected <= {parent.key for parent in found}
+        assert all(any(p.can_play(c) and p.play(c).key == key for c in range(7)) for p in found)
+    rng = random.Random(4)
+    for _ in range(50):
+        state = ConnectFour()
+        while state.outcome() is None:
+            before = Position.from_state(state)
+            state.play(rng.choice(list(state.legal_moves())))
+            after = Position.from_state(state)
+            found = list(after.parents())
+            assert before.key in {parent.key for parent in found}
+            assert all(
+                any(p.can_play(c) and p.play(c).key == after.key for c in range(7)) for p in found
+            )
+    assert list(Position.parse("").parents()) == []
+
+
+def test_the_parents_scores_bound_a_position_from_below(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the book's last level, the parents' scores give a bound the score reaches,
+    the score itself for a best reply; the answer is exact either way."""
+    monkeypatch.setattr(perfect_module, "EXACT_FROM", CELLS + 1)
+    book = every_book(2, tmp_path / "work", tmp_path / "every.bin")
+    deepest = positions_by_ply(BOOK_ROOT, len(BOOK_ROOT) + 2)[-1]
+    checker = Solver(18)
+    player = PerfectPlayer(book=book, strategy=None, table_bits=16)
+    tight = 0
+    for moves in list(deepest.values())[:12]:
+        position = Position.parse(moves)
+        column = book.column(position.key)
+        assert column is not None
+        reply = position.play(column)  # a best move: the next position's score is -score
+        if reply.is_over:
+            continue
+        bound = player._parents_bound(reply)
+        assert bound is not None and bound <= checker.solve(reply)
+        tight += bound == checker.solve(reply)
+        result = player.solve(ConnectFour.from_notation(moves + str(column + 1)))
+        scores = checker.analyze(reply)
+        assert result.move is not None and scores[result.move] == max(scores), moves
+    assert tight > 0
 
 
 def test_positions_solved_without_a_column_are_solved_again_last(tmp_path: Path) -> None:

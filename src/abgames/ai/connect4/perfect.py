@@ -15,15 +15,18 @@ the solve found first. The choice is deterministic. In this order:
 - earlier (where seven exact solves are dear): the position's exact score ``s``
   (one solve, or the book's), then a column whose child the book scores ``s``
   (the centre-most), else the column the solve found with that score (if it
-  found one: ``Solver.best_column``) and the others in centre order until one
-  scores ``s`` (one null-window test each; a test that fails proves that column
-  worse, and its bound is reported as an upper bound, ``root_scores_exact``
-  false). The columns the book scores are reported exactly.
+  found none, one null-window probe just below ``s`` names one:
+  ``Solver.best_column``) and the others in centre order until one scores ``s``
+  (one null-window test each; a test that fails proves that column worse, and
+  its bound is reported as an upper bound, ``root_scores_exact`` false). The
+  columns the book scores are reported exactly.
 
 What is known narrows the solve of the position: the strategy book's
-win/draw/loss (a draw needs no solve at all) and the score of this player's
+win/draw/loss (a draw needs no solve at all), the score of this player's
 previous move (the same player's score never drops after a reply, as the score
-counts the winner's discs: the solve tries that score first). One transposition
+counts the winner's discs) and the exact book's scores of the position's parents
+(a parent of score ``s`` has no child below ``-s``): the solve tests the higher
+of those two bounds first, the score of every best reply. One transposition
 table (``PERFECT_TABLE_BITS``) serves the whole game, so each move reuses what
 the previous ones proved.
 
@@ -281,6 +284,12 @@ class PerfectPlayer(AIPlayer):
             column = min(keeping, key=_CENTRE_RANK.__getitem__)
             return self._best_result(position, {**known, column: score}, False, start)
         found = solver.best_column  # a column of that score, if the solve met one
+        if found is None and score > -((CELLS - position.moves) // 2):
+            # The score came without a probe failing high (the book, a bound that held):
+            # one that does names a move of that score, without refuting others first.
+            probe = solver.solve_steps(position, low=score - 1, high=score, node_limit=self._left())
+            yield from self._solving(position, probe)
+            found = solver.best_column
         candidates = COLUMN_ORDER if found is None else (found, *COLUMN_ORDER)
         bounds: dict[int, int] = {}
         for column in dict.fromkeys(candidates):
@@ -305,9 +314,16 @@ class PerfectPlayer(AIPlayer):
                 value = entry[0]  # the sign of the score: a win is at least 1, ...
                 low = low if value == LOSS else value
                 high = high if value == WIN else value
-        guess = self._kept_score(state)
+        guess = max(
+            (
+                bound
+                for bound in (self._kept_score(state), self._parents_bound(position))
+                if bound is not None
+            ),
+            default=None,
+        )
         if guess is not None and low <= guess < high:
-            low = guess  # a reply never lowers the score of this player's last move
+            low = guess  # a lower bound: test whether it is the score
             test = self.solver.solve_steps(
                 position, low=guess, high=guess + 1, node_limit=self._left()
             )
@@ -318,6 +334,18 @@ class PerfectPlayer(AIPlayer):
         steps = self.solver.solve_steps(position, low=low, high=high, node_limit=self._left())
         score: int = yield from self._solving(position, steps)
         return score
+
+    def _parents_bound(self, position: Position) -> int | None:
+        """The least score ``position`` can have by its parents' exact scores in the book
+        (a parent of score ``s`` has no child below ``-s``), or ``None`` if it has none.
+
+        Where the book holds a complete level, every position one disc past it has
+        this bound, and for a best reply it is the score: one null-window test."""
+        book = self.solver.book
+        if book is None or position.moves - 1 > book.max_moves:
+            return None
+        scores = (book.get(parent.key) for parent in position.parents())
+        return max((-score for score in scores if score is not None), default=None)
 
     def _book_child_scores(self, position: Position) -> dict[int, int]:
         """The exact score of each column whose child the exact book holds or that ends the game."""

@@ -73,6 +73,22 @@ class Position:
         won = has_four(self.current | move, HEIGHT)
         return Position(self.current ^ self.mask, self.mask | move, self.moves + 1, won)
 
+    def parents(self) -> Iterator[Position]:
+        """Every position one move before this one from which a move leads here: the
+        last mover's top disc taken from any column (none for the empty board). A
+        parent already won (its last move made four) is left out; one may be a
+        position no game reaches (the books hold none of those)."""
+        mover = self.current ^ self.mask  # the discs of the side that moved last
+        if self.moves == 0 or has_four(self.current, HEIGHT):
+            return
+        for column in range(WIDTH):
+            discs = self.mask & column_bits(column)
+            if not discs:
+                continue
+            top = 1 << (discs.bit_length() - 1)
+            if mover & top:
+                yield Position(mover ^ top, self.mask ^ top, self.moves - 1)
+
     def finished_score(self) -> int:
         """The score of a finished game for the side to move: a loss, or 0 for a full board."""
         if self.won:
