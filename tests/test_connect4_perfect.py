@@ -187,3 +187,31 @@ def test_any_position_before_the_complete_level_is_answered_from_the_book() -> N
         result = player.choose(state)
         assert result.solved and result.root_scores_exact, state.notation()
         assert result.nodes == 0, state.notation()
+
+
+def test_positions_of_the_level_being_built_are_played_from_their_book_column(
+    checker: Solver,
+) -> None:
+    """The shipped book holds most positions one disc past its complete level with a
+    column that keeps their score (``abgames book connect4 --every --plies 8``, under
+    way): ``perfect`` plays it with no search, a move of the best exact score."""
+    book = load_default_book()
+    assert book is not None
+    rng = random.Random(COMPLETE_DISCS + 1)
+    player = PerfectPlayer(table_bits=16)
+    played = 0
+    for index in range(200):
+        state = random_game(rng, COMPLETE_DISCS + 1, COMPLETE_DISCS + 1)
+        position = Position.from_state(state)
+        column = book.column(position.key)
+        if column is None:
+            continue
+        result = player.choose(state)
+        assert result.solved and result.nodes == 0, state.notation()
+        assert result.score == to_search_score(book.get(position.key) or 0, position.moves)
+        if not result.root_scores_exact:  # not every child in the book: the column
+            assert result.move == column, state.notation()
+        if index < 4:
+            check_move(checker, player, state)
+        played += 1
+    assert played >= 140  # 74,134 of the level's 91,295 positions have their column
