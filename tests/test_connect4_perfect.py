@@ -36,6 +36,9 @@ OPPONENT_SLIP = 0.2
 #: The shipped exact book holds every position of this many discs (and every earlier
 #: one): ``abgames book connect4 --every --plies 7``.
 COMPLETE_DISCS = 7
+#: The deepest level the shipped book was built to, whose positions carry the column
+#: that keeps their score (most of them: ``abgames book connect4 --every --plies 8``).
+COLUMN_DISCS = 8
 
 
 @pytest.fixture(scope="module")
@@ -192,16 +195,16 @@ def test_any_position_before_the_complete_level_is_answered_from_the_book() -> N
 def test_positions_of_the_level_being_built_are_played_from_their_book_column(
     checker: Solver,
 ) -> None:
-    """The shipped book holds most positions one disc past its complete level with a
-    column that keeps their score (``abgames book connect4 --every --plies 8``, under
-    way): ``perfect`` plays it with no search, a move of the best exact score."""
+    """The shipped book holds most positions of its deepest level with a column that
+    keeps their score (``abgames book connect4 --every --plies 8``): ``perfect``
+    plays it with no search, a move of the best exact score."""
     book = load_default_book()
     assert book is not None
-    rng = random.Random(COMPLETE_DISCS + 1)
+    rng = random.Random(COLUMN_DISCS)
     player = PerfectPlayer(table_bits=16)
     played = 0
     for index in range(200):
-        state = random_game(rng, COMPLETE_DISCS + 1, COMPLETE_DISCS + 1)
+        state = random_game(rng, COLUMN_DISCS, COLUMN_DISCS)
         position = Position.from_state(state)
         column = book.column(position.key)
         if column is None:
