@@ -34,10 +34,10 @@ GAMES = 8
 #: Chance that the perfect opponent plays a random move instead.
 OPPONENT_SLIP = 0.2
 #: The shipped exact book holds every position of this many discs (and every earlier
-#: one): ``abgames book connect4 --every --plies 7``.
-COMPLETE_DISCS = 7
+#: one): ``abgames book connect4 --every --plies 8``.
+COMPLETE_DISCS = 8
 #: The deepest level the shipped book was built to, whose positions carry the column
-#: that keeps their score (most of them: ``abgames book connect4 --every --plies 8``).
+#: that keeps their score (most of them: 83,430 of 91,295).
 COLUMN_DISCS = 8
 
 
@@ -217,4 +217,4 @@ def test_positions_of_the_level_being_built_are_played_from_their_book_column(
         if index < 4:
             check_move(checker, player, state)
         played += 1
-    assert played >= 140  # 74,134 of the level's 91,295 positions have their column
+    assert played >= 160  # 83,430 of the level's 91,295 positions have their column
