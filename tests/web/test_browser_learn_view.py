@@ -141,9 +141,14 @@ def test_the_learn_board_names_cells_as_the_moves_do(open_learn: Callable[..., P
     page.click("#empty")
     names = page.locator("#board .coord").all_text_contents()
     assert sorted(names) == ["1", "2", "3", "a", "b", "c"]
-    cell = page.locator('#board [data-cell="6"] rect').bounding_box()
-    letter = page.locator('#board .coord[data-coord="a"]').bounding_box()
-    number = page.locator('#board .coord[data-coord="1"]').bounding_box()
+    cell_rect = page.locator('#board [data-cell="6"] rect')
+    letter_label = page.locator('#board .coord[data-coord="a"]')
+    number_label = page.locator('#board .coord[data-coord="1"]')
+    for drawn in (cell_rect, letter_label, number_label):
+        expect(drawn).to_be_visible()  # the board may be redrawn after the click
+    cell = cell_rect.bounding_box()
+    letter = letter_label.bounding_box()
+    number = number_label.bounding_box()
     assert cell is not None and letter is not None and number is not None
     assert abs((letter["x"] + letter["width"] / 2) - (cell["x"] + cell["width"] / 2)) < 2
     assert abs((number["y"] + number["height"] / 2) - (cell["y"] + cell["height"] / 2)) < 2
