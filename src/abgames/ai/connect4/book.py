@@ -78,23 +78,24 @@ class Book:
     def __len__(self) -> int:
         return int(self.keys.shape[0])
 
-    def get(self, key: int) -> int | None:
-        """The score of the position with (raw or canonical) ``key``, if the book has it."""
-
-        canonical = canonical_key(key)
+    def _index(self, canonical: int) -> int | None:
+        """Where the canonical key ``canonical`` is in ``keys``, if the book has it."""
         index = int(np.searchsorted(self.keys, canonical))
         if index < len(self) and int(self.keys[index]) == canonical:
-            return int(self.scores[index])
+            return index
         return None
+
+    def get(self, key: int) -> int | None:
+        """The score of the position with (raw or canonical) ``key``, if the book has it."""
+        index = self._index(canonical_key(key))
+        return None if index is None else int(self.scores[index])
 
     def column(self, key: int) -> int | None:
         """A column (0-based, in ``key``'s own orientation) whose move keeps the score of
         the position with ``key``, if the book has the position and recorded one."""
         canonical = canonical_key(key)
-        index = int(np.searchsorted(self.keys, canonical))
-        if index >= len(self) or int(self.keys[index]) != canonical:
-            return None
-        stored = int(self.columns[index])
+        index = self._index(canonical)
+        stored = 0 if index is None else int(self.columns[index])
         if stored == 0:
             return None
         return stored - 1 if canonical == key else WIDTH - stored

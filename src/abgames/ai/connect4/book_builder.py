@@ -42,7 +42,12 @@ from abgames.ai.connect4.book import MAGIC, MAX_ABS_SCORE, Book, BookError, load
 from abgames.ai.connect4.constants import BUILD_TABLE_BITS
 from abgames.ai.connect4.kernel import COLUMN_ORDER, INVALID_MOVE, WIDTH
 from abgames.ai.connect4.perfect import choose_column
-from abgames.ai.connect4.position import Position, canonical_key, unfinished_children
+from abgames.ai.connect4.position import (
+    Position,
+    canonical_key,
+    known_child_scores,
+    unfinished_children,
+)
 from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Solver
 from abgames.files import check_output, kind_of, open_output, read_lines
 
@@ -126,10 +131,8 @@ def keeping_column(solver: Solver, position: Position, score: int) -> int:
         if not position.can_play(column):
             continue
         child = position.play(column)
-        if child.won:
-            kept = (CELLS + 1 - position.moves) // 2
-        elif child.is_over:
-            kept = 0
+        if child.is_over:
+            kept = -child.finished_score()
         else:
             kept = -solver.solve(child, low=-score, high=1 - score)
         if kept == score:
@@ -300,21 +303,10 @@ def child_scores(position: Position, score_of: Callable[[int], int | None]) -> l
 
     ``score_of(canonical key)`` gives a solved position's score, or ``None``.
     """
-    scores = [INVALID_MOVE] * WIDTH
-    for column in range(WIDTH):
-        if not position.can_play(column):
-            continue
-        child = position.play(column)
-        if child.won:
-            scores[column] = (CELLS + 1 - position.moves) // 2
-            continue
-        known = score_of(canonical_key(child.key))
-        if known is None and child.is_over:
-            known = 0
-        if known is None:
-            return None
-        scores[column] = -known
-    return scores
+    known = known_child_scores(position, score_of)
+    if any(position.can_play(column) and column not in known for column in range(WIDTH)):
+        return None
+    return [known.get(column, INVALID_MOVE) for column in range(WIDTH)]
 
 
 def build(

@@ -66,7 +66,7 @@ from abgames.ai.connect4.constants import (
     WIDTH,
 )
 from abgames.ai.connect4.kernel import COLUMN_ORDER
-from abgames.ai.connect4.position import Position, canonical_key
+from abgames.ai.connect4.position import Position, canonical_key, known_child_scores
 from abgames.ai.connect4.solver import NodeLimitReached, SolveProgress, Solver, supports
 from abgames.ai.connect4.strategy import LOSS, WIN, run
 from abgames.ai.connect4.strategy_book import StrategyBook, load_default_strategy
@@ -94,6 +94,11 @@ _CENTRE_RANK = {column: rank for rank, column in enumerate(COLUMN_ORDER)}
 #: What an exact solve yields between chunks: the position being solved, the report.
 _Step = tuple[Position, SolveProgress]
 _Answer = TypeVar("_Answer")
+
+
+def _unknown(_key: int) -> int | None:
+    """The score lookup without a book: nothing is known."""
+    return None
 
 
 def plies_to_end(score: int, moves: int) -> int:
@@ -266,10 +271,12 @@ class PerfectPlayer(AIPlayer):
         if wins:
             score = (CELLS + 1 - position.moves) // 2
             return self._best_result(position, {c: score for c in wins}, True, start)
-        booked = self._book_scores(position)
-        if booked is not None:
-            return self._best_result(position, booked, True, start)
-        recorded = self._book_move(position)
+        book = solver.book
+        # From the exact book: no search and no compiled code, a fresh process answers at once.
+        known = known_child_scores(position, book.get if book is not None else _unknown)
+        if all(column in known for column in range(WIDTH) if position.can_play(column)):
+            return self._best_result(position, known, True, start)
+        recorded = self._book_move(position, known)
         if recorded is not None:
             return self._best_result(position, recorded, False, start)
         if position.moves >= EXACT_FROM:
@@ -278,7 +285,6 @@ class PerfectPlayer(AIPlayer):
             exact = {c: s for c, s in enumerate(scores) if s != INVALID_MOVE}
             return self._best_result(position, exact, True, start)
         score = yield from self._position_score(state, position)
-        known = self._book_child_scores(position)
         keeping = [c for c, s in known.items() if s == score]
         if keeping:
             column = min(keeping, key=_CENTRE_RANK.__getitem__)
@@ -347,34 +353,10 @@ class PerfectPlayer(AIPlayer):
         scores = (book.get(parent.key) for parent in position.parents())
         return max((-score for score in scores if score is not None), default=None)
 
-    def _book_child_scores(self, position: Position) -> dict[int, int]:
-        """The exact score of each column whose child the exact book holds or that ends the game."""
-        book = self.solver.book
-        scores: dict[int, int] = {}
-        for column in range(WIDTH):
-            if not position.can_play(column):
-                continue
-            child = position.play(column)
-            if child.is_over:
-                scores[column] = -child.finished_score()
-            elif book is not None and child.moves <= book.max_moves:
-                stored = book.get(child.key)
-                if stored is not None:
-                    scores[column] = -stored
-        return scores
-
-    def _book_scores(self, position: Position) -> dict[int, int] | None:
-        """Every column's exact score from the exact book, or ``None`` if it lacks one.
-
-        No search and no compiled code: a fresh process answers these at once.
-        """
-        known = self._book_child_scores(position)
-        playable = sum(position.can_play(column) for column in range(WIDTH))
-        return known if len(known) == playable else None
-
-    def _book_move(self, position: Position) -> dict[int, int] | None:
+    def _book_move(self, position: Position, known: dict[int, int]) -> dict[int, int] | None:
         """The position's exact score on the column the exact book records for it (with
-        the columns whose children the book holds), or ``None`` if it records none."""
+        ``known``, the columns whose children the book scores), or ``None`` if it records
+        none."""
         book = self.solver.book
         if book is None or position.moves > book.max_moves:
             return None
@@ -382,7 +364,7 @@ class PerfectPlayer(AIPlayer):
         column = book.column(position.key)
         if score is None or column is None or not position.can_play(column):
             return None
-        return {**self._book_child_scores(position), column: score}
+        return {**known, column: score}
 
     def _kept_score(self, state: ConnectFour) -> int | None:
         """This player's score before the opponent's last move, if it made that move's parent."""

@@ -13,7 +13,7 @@ imports none of them: positions and keys have one home.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from abgames.ai.connect4.constants import CELLS, COLUMN_BITS, HEIGHT, STRIDE, WIDTH
@@ -94,6 +94,23 @@ class Position:
         if self.won:
             return -((CELLS + 2) // 2 - (self.moves + 1) // 2)
         return 0
+
+
+def known_child_scores(position: Position, score_of: Callable[[int], int | None]) -> dict[int, int]:
+    """Column -> score for the side to move of each column whose child ends the game
+    or whose score ``score_of(canonical key of the child)`` gives (``None``: unknown)."""
+    scores: dict[int, int] = {}
+    for column in range(WIDTH):
+        if not position.can_play(column):
+            continue
+        child = position.play(column)
+        if child.is_over:
+            scores[column] = -child.finished_score()
+            continue
+        known = score_of(canonical_key(child.key))
+        if known is not None:
+            scores[column] = -known
+    return scores
 
 
 def bottom_bit(column: int) -> int:
