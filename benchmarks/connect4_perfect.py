@@ -340,6 +340,21 @@ def hand_over_game(
     return state.notation()
 
 
+def print_by_discs(answers: list[Answer]) -> None:
+    """The answers per disc count of the position answered: where the slow ones are."""
+    by_discs: dict[int, list[float]] = defaultdict(list)
+    for answer in answers:
+        by_discs[len(answer.moves)].append(answer.seconds)
+    print(f"{'discs':>5} {'answers':>7} {'p50 ms':>8} {'max ms':>8} {'>50 ms':>6} {'>1 s':>5}")
+    for discs in sorted(by_discs):
+        times = by_discs[discs]
+        print(
+            f"{discs:>5} {len(times):>7} {1e3 * percentile(times, 0.5):>8.1f} "
+            f"{1e3 * max(times):>8.1f} {sum(t > TARGET_SECONDS for t in times):>6} "
+            f"{sum(t > WORST_SECONDS for t in times):>5}"
+        )
+
+
 def hand_over(args: argparse.Namespace) -> int:
     """The hand-over mode: answer times, fallbacks and exact-score misses."""
     checker = Solver(args.table_bits)
@@ -369,6 +384,7 @@ def hand_over(args: argparse.Namespace) -> int:
         f"exact-score misses: {sum(not a.exact for a in checked)} of {len(checked)} checked "
         f"({len(answers) - len(checked)} answers before {args.check_from} discs unchecked)"
     )
+    print_by_discs(answers)
     print("slowest answers:")
     for answer in sorted(answers, key=lambda a: -a.seconds)[:SLOWEST_SHOWN]:
         print(

@@ -19,10 +19,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pytest
 
 from abgames import cluster as cluster_module
 from abgames.ai.connect4.book_builder import build
+from abgames.ai.connect4.level_builder import build_level
 from abgames.arena import spsa
 from abgames.arena.engines import EngineSpec, parse_engine_spec
 from abgames.arena.judge import GameRecord
@@ -241,6 +243,25 @@ def test_a_book_built_on_the_cluster_is_the_local_book(
     assert remote.max_moves == local.max_moves
     lines = (tmp_path / "remote" / "solved.txt").read_text().splitlines()
     assert len(lines) == len({line.split()[0] for line in lines})  # each position once
+
+
+def test_a_level_built_on_the_cluster_is_the_local_level(
+    ray_cluster: LocalTestCluster, tmp_path: Path
+) -> None:
+    local = build_level(
+        discs=12, output=tmp_path / "local.bin", table_bits=18, max_slots=300, log=lambda _: None
+    )
+    with Cluster(ray_cluster.address) as cluster:
+        remote = build_level(
+            discs=12,
+            output=tmp_path / "remote.bin",
+            table_bits=18,
+            max_slots=300,
+            log=lambda _: None,
+            cluster=cluster,
+        )
+    assert local.counts()[0] > 100
+    assert np.array_equal(remote.scores, local.scores)
 
 
 def test_a_missing_external_engine_is_named_once_per_node(ray_cluster: LocalTestCluster) -> None:

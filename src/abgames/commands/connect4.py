@@ -145,12 +145,22 @@ def register(subparsers: Any) -> None:
         help="solve nothing: write the book from the positions already in WORK "
         "(with --every, and each earlier position they decide)",
     )
+    book.add_argument(
+        "--level",
+        type=integer,
+        metavar="DISCS",
+        help="build a level book instead: the exact score of every position of DISCS "
+        "discs, looked up by the search (the output, by default the shipped level "
+        "file, is written every few minutes; run again to resume)",
+    )
     add_cluster_option(book, "positions")
     book.set_defaults(run=run_book)
 
 
 def _solver_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--no-book", action="store_true", help="solve without the opening book")
+    parser.add_argument(
+        "--no-book", action="store_true", help="solve without the opening and level books"
+    )
     parser.add_argument(
         "--table-bits",
         type=table_bits_argument,
@@ -166,11 +176,13 @@ class NoMemoryError(Exception):
 
 def _make_solver(args: argparse.Namespace) -> Solver:
     from abgames.ai.connect4.book import Book, load_default_book
+    from abgames.ai.connect4.level_book import load_default_level
     from abgames.ai.connect4.solver import Solver
 
     book: Book | None = None if args.no_book else load_default_book()
+    level = None if args.no_book else load_default_level()
     try:
-        return Solver(args.table_bits, book)
+        return Solver(args.table_bits, book, level)
     except MemoryError:
         raise NoMemoryError(
             f"not enough memory for a table of {table_size_text(args.table_bits)} "
@@ -442,10 +454,61 @@ def run_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def _no_memory_for_tables(table_bits: int) -> int:
+    """``book``'s message for tables the machine cannot allocate; the exit status."""
+    print(
+        f"abgames book: not enough memory for a table of {table_size_text(table_bits)} "
+        f"(--table-bits {table_bits}) per process: choose fewer bits or --jobs",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def run_level(args: argparse.Namespace) -> int:
+    """``abgames book connect4 --level DISCS``: build (or carry on) a level book."""
+    from abgames.ai.connect4.level_book import MAX_LEVEL_DISCS, default_level_path
+    from abgames.ai.connect4.level_builder import LevelBuildError, build_level
+
+    if not 1 <= args.level <= MAX_LEVEL_DISCS:
+        print(f"abgames book: --level must be 1 to {MAX_LEVEL_DISCS}", file=sys.stderr)
+        return 2
+    if args.jobs < 1:
+        print("abgames book: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    output = args.output or default_level_path()
+    start = time.perf_counter()
+    cluster = cluster_of(args)
+    kept = f"; every score found is in {output}: run again to resume"
+    try:
+        with cluster if cluster is not None else contextlib.nullcontext():
+            build_level(
+                discs=args.level,
+                output=output,
+                jobs=args.jobs,
+                table_bits=args.table_bits,
+                log=lambda text: print(text, flush=True),
+                cluster=cluster,
+            )
+    except ClusterLost as error:
+        print(f"abgames book: {error}{kept}", file=sys.stderr)
+        return 1
+    except (ClusterError, LevelBuildError, OSError) as error:
+        print(f"abgames book: {error}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        return _no_memory_for_tables(args.table_bits)
+    except KeyboardInterrupt:
+        return _interrupted("book", None, kept)
+    print(f"built in {time.perf_counter() - start:.1f}s")
+    return 0
+
+
 def run_book(args: argparse.Namespace) -> int:
     from abgames.ai.connect4.book import default_book_path
     from abgames.ai.connect4.book_builder import WORK_FILE, BuildError, build
 
+    if args.level is not None:
+        return run_level(args)
     if args.plies < 1:
         print("abgames book: --plies must be at least 1", file=sys.stderr)
         return 2
@@ -484,12 +547,7 @@ def run_book(args: argparse.Namespace) -> int:
         print(f"abgames book: {error}", file=sys.stderr)
         return 2
     except MemoryError:
-        print(
-            f"abgames book: not enough memory for a table of {table_size_text(args.table_bits)} "
-            f"(--table-bits {args.table_bits}) per process: choose fewer bits or --jobs",
-            file=sys.stderr,
-        )
-        return 2
+        return _no_memory_for_tables(args.table_bits)
     except OSError as error:
         print(f"abgames book: {error}", file=sys.stderr)
         return 2

@@ -152,9 +152,10 @@ def gomoku_hint(state: Gomoku) -> Move | None:
 @cache
 def _connect4_solver() -> Any:
     from abgames.ai.connect4.book import load_default_book
+    from abgames.ai.connect4.level_book import load_default_level
     from abgames.ai.connect4.solver import Solver
 
-    return Solver(CONNECT4_TABLE_BITS, load_default_book())
+    return Solver(CONNECT4_TABLE_BITS, load_default_book(), load_default_level())
 
 
 def connect4_scores(state: ConnectFour) -> list[int]:

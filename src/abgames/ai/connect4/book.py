@@ -35,10 +35,11 @@ from __future__ import annotations
 import struct
 import warnings
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -231,6 +232,22 @@ def load(path: Path) -> Book:
     not a regular file or over ``MAX_BOOK_BYTES``.
     """
     return loads(read_image(path), str(path))
+
+
+_Loaded = TypeVar("_Loaded")
+
+
+def load_shipped(path: Path, loader: Callable[[Path], _Loaded], kind: str) -> _Loaded | None:
+    """A book file shipped in the package: ``None`` if the package has none, and (with a
+    warning naming the problem) if it is unreadable or damaged, so the solver carries
+    on without it."""
+    if not path.exists():
+        return None
+    try:
+        return loader(path)
+    except (OSError, BookError) as error:
+        warnings.warn(f"Connect Four {kind} unusable, solving without it: {error}", stacklevel=3)
+        return None
 
 
 def default_book_path() -> Path:

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from abgames.ai.connect4.book import MAGIC, MAX_ABS_SCORE, Book, BookError, load, save, starts_with
 from abgames.ai.connect4.constants import BUILD_TABLE_BITS
 from abgames.ai.connect4.kernel import COLUMN_ORDER, INVALID_MOVE, WIDTH
+from abgames.ai.connect4.level_book import load_default_level
 from abgames.ai.connect4.perfect import choose_column
 from abgames.ai.connect4.position import (
     Position,
@@ -79,7 +80,9 @@ def _init_worker(table_bits: int, pooled: bool = True) -> None:
     global _worker_solver
     if pooled:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_solver = Solver(table_bits)
+    # The shipped level book (if any) stops each search at its level: a position
+    # with fewer discs is then solved by a short search.
+    _worker_solver = Solver(table_bits, level=load_default_level())
 
 
 #: What a worker is sent: a move string and a score its position is known to reach

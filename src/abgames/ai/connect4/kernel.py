@@ -41,7 +41,10 @@ root, which are dear. Measured (``benchmarks/connect4_solver.py`` and deep
 faster, as the hot entries stay in cache.
 
 The optional book is two sorted arrays (canonical keys, exact scores) consulted at
-nodes with at most ``book_max_moves`` discs; see ``abgames.ai.connect4.book``.
+nodes with at most ``book_max_moves`` discs; see ``abgames.ai.connect4.book``. The
+optional level book holds the exact score of every position of ``level_moves``
+discs by slot, looked up at nodes of that many discs (``level_lookup``; see
+``abgames.ai.connect4.level_book``): a search from fewer discs stops there.
 
 The entry points release the GIL (``nogil=True``): other Python threads (a window,
 a progress printer) keep running during a solve; twins that hold it
@@ -70,6 +73,8 @@ from abgames.ai.connect4.constants import WIDTH as WIDTH
 
 kernel_cache.guard_cache_writes()  # before any kernel is compiled or saved
 
+#: Heights a column can have (0 to ``HEIGHT``): the radix of a level book's shape codes.
+SHAPE_RADIX = HEIGHT + 1
 MIN_SCORE = -(CELLS // 2) + 3
 MAX_SCORE = (CELLS + 1) // 2 - 3
 #: Columns from the centre outwards: the tie-break of move ordering.
@@ -221,6 +226,51 @@ def book_lookup(book_keys: np.ndarray, book_scores: np.ndarray, key: int) -> int
 
 
 @njit(cache=True, nogil=True)
+def level_lookup(
+    level_scores: np.ndarray,
+    level_bases: np.ndarray,
+    level_ranks: np.ndarray,
+    current: int,
+    mask: int,
+) -> int:
+    """The level book's score of a position of the level's discs, or ``INVALID_MOVE``.
+
+    The slot is ``level_bases[shape code] + level_ranks[pattern]`` (see
+    ``abgames.ai.connect4.level_book``): a shape with no block is looked up as its
+    mirror image. A slot without a score (not built yet) reads as ``INVALID_MOVE``.
+    """
+    own = 0  # sum(height[c] * SHAPE_RADIX**c)
+    reflected = 0  # the same for the mirror image: column c counts as WIDTH - 1 - c
+    place = 1
+    for column in range(WIDTH):
+        height = popcount((mask >> (column * STRIDE)) & COLUMN_BITS)
+        own += height * place
+        reflected = reflected * SHAPE_RADIX + height
+        place *= SHAPE_RADIX
+    base = level_bases[own]
+    flip = False
+    if base < 0:
+        base = level_bases[reflected]
+        flip = True
+        if base < 0:
+            return INVALID_MOVE
+    pattern = 0
+    offset = 0
+    for i in range(WIDTH):
+        column = WIDTH - 1 - i if flip else i
+        height = popcount((mask >> (column * STRIDE)) & COLUMN_BITS)
+        pattern |= ((current >> (column * STRIDE)) & ((1 << height) - 1)) << offset
+        offset += height
+    rank = level_ranks[pattern]
+    if rank < 0:
+        return INVALID_MOVE
+    score = int(level_scores[base + rank])
+    if score < -CELLS or score > CELLS:
+        return INVALID_MOVE
+    return score
+
+
+@njit(cache=True, nogil=True)
 def _negamax(
     root_current: int,
     root_mask: int,
@@ -233,6 +283,10 @@ def _negamax(
     book_keys: np.ndarray,
     book_scores: np.ndarray,
     book_max_moves: int,
+    level_scores: np.ndarray,
+    level_bases: np.ndarray,
+    level_ranks: np.ndarray,
+    level_moves: int,
     counters: np.ndarray,
     stack: np.ndarray,
     resume: bool,
@@ -344,6 +398,12 @@ def _negamax(
                     result = score
                     entering = False
                     continue
+            if moves == level_moves:
+                score = level_lookup(level_scores, level_bases, level_ranks, cur, msk)
+                if score != INVALID_MOVE:
+                    result = score
+                    entering = False
+                    continue
             # Move ordering: most new winning spots first, centre first on ties
             # (insertion sort, stable, filled in centre-first order).
             count = 0
@@ -421,6 +481,10 @@ def _solve(
     book_keys: np.ndarray,
     book_scores: np.ndarray,
     book_max_moves: int,
+    level_scores: np.ndarray,
+    level_bases: np.ndarray,
+    level_ranks: np.ndarray,
+    level_moves: int,
     counters: np.ndarray,
     stack: np.ndarray,
     resume: bool,
@@ -472,6 +536,10 @@ def _solve(
             book_keys,
             book_scores,
             book_max_moves,
+            level_scores,
+            level_bases,
+            level_ranks,
+            level_moves,
             counters,
             stack,
             resuming,
@@ -518,6 +586,10 @@ def _entry_points(release_gil: bool) -> tuple[Any, Any]:
         book_keys: np.ndarray,
         book_scores: np.ndarray,
         book_max_moves: int,
+        level_scores: np.ndarray,
+        level_bases: np.ndarray,
+        level_ranks: np.ndarray,
+        level_moves: int,
         counters: np.ndarray,
         stack: np.ndarray,
         resume: bool,
@@ -549,6 +621,10 @@ def _entry_points(release_gil: bool) -> tuple[Any, Any]:
             book_keys,
             book_scores,
             book_max_moves,
+            level_scores,
+            level_bases,
+            level_ranks,
+            level_moves,
             counters,
             stack,
             resume,
@@ -567,6 +643,10 @@ def _entry_points(release_gil: bool) -> tuple[Any, Any]:
         book_keys: np.ndarray,
         book_scores: np.ndarray,
         book_max_moves: int,
+        level_scores: np.ndarray,
+        level_bases: np.ndarray,
+        level_ranks: np.ndarray,
+        level_moves: int,
         counters: np.ndarray,
         stack: np.ndarray,
         scores: np.ndarray,
@@ -608,6 +688,10 @@ def _entry_points(release_gil: bool) -> tuple[Any, Any]:
                     book_keys,
                     book_scores,
                     book_max_moves,
+                    level_scores,
+                    level_bases,
+                    level_ranks,
+                    level_moves,
                     counters,
                     stack,
                     resuming,

@@ -66,6 +66,7 @@ from abgames.ai.connect4.constants import (
     WIDTH,
 )
 from abgames.ai.connect4.kernel import COLUMN_ORDER
+from abgames.ai.connect4.level_book import DEFAULT_LEVEL_DISCS, LevelBook, load_default_level
 from abgames.ai.connect4.position import Position, canonical_key, known_child_scores
 from abgames.ai.connect4.solver import NodeLimitReached, SolveProgress, Solver, supports
 from abgames.ai.connect4.strategy import LOSS, WIN, run
@@ -134,6 +135,9 @@ class PerfectPlayer(AIPlayer):
 
     ``book="default"`` loads the shipped book on first use (a damaged or missing book
     gives a warning and the solver carries on without it); ``None`` uses no book.
+    ``level_book`` likewise for the level book (``level_book``), the exact scores of
+    every position of one level that the search looks up; the shipped one is loaded
+    when the first position with at most its discs comes.
     """
 
     def __init__(
@@ -142,6 +146,7 @@ class PerfectPlayer(AIPlayer):
         *,
         book: Book | str | None = "default",
         strategy: StrategyBook | str | None = "default",
+        level_book: LevelBook | str | None = "default",
         table_bits: int = PERFECT_TABLE_BITS,
         node_limit: int | None = None,
         fallback_seconds: float = FALLBACK_SECONDS,
@@ -151,6 +156,8 @@ class PerfectPlayer(AIPlayer):
         self.fallback_seconds = fallback_seconds
         self._book_choice = book
         self._strategy_choice = strategy
+        self._level_choice = level_book
+        self._level_tried = False
         self._strategy: StrategyBook | None = None
         #: Canonical key of the position after this player's last move -> its exact score.
         self._kept: dict[int, int] = {}
@@ -166,12 +173,29 @@ class PerfectPlayer(AIPlayer):
         if self._solver is None:
             book = load_default_book() if self._book_choice == "default" else self._book_choice
             assert book is None or isinstance(book, Book)
-            self._solver = Solver(self._table_bits, book)
+            # The shipped level is loaded when a position first needs it (``_attach_level``).
+            level = None if self._level_choice == "default" else self._level_choice
+            assert level is None or isinstance(level, LevelBook)
+            self._solver = Solver(self._table_bits, book, level)
             choice = self._strategy_choice
             strategy = load_default_strategy() if choice == "default" else choice
             assert strategy is None or isinstance(strategy, StrategyBook)
             self._strategy = strategy
         return self._solver
+
+    def _attach_level(self, position: Position) -> None:
+        """Give the solver the shipped level book the first time a position with at most
+        its discs comes: the searches of later positions never reach the level, and a
+        fresh process answering one of them does not load it (some 60 ms)."""
+        solver = self.solver
+        if (
+            self._level_choice == "default"
+            and solver.level is None
+            and not self._level_tried
+            and position.moves <= DEFAULT_LEVEL_DISCS
+        ):
+            self._level_tried = True
+            solver.level = load_default_level()
 
     def clear(self) -> None:
         """Forget what earlier moves taught (the table, the last move's score): as new."""
@@ -271,6 +295,7 @@ class PerfectPlayer(AIPlayer):
         if wins:
             score = (CELLS + 1 - position.moves) // 2
             return self._best_result(position, {c: score for c in wins}, True, start)
+        self._attach_level(position)
         book = solver.book
         # From the exact book: no search and no compiled code, a fresh process answers at once.
         known = known_child_scores(position, book.get if book is not None else _unknown)

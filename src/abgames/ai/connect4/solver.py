@@ -37,6 +37,7 @@ from abgames.games.connect4 import DEFAULT_HEIGHT, DEFAULT_WIDTH
 
 if TYPE_CHECKING:
     from abgames.ai.connect4.book import Book
+    from abgames.ai.connect4.level_book import LevelBook
 
 WIDTH = kernel.WIDTH
 HEIGHT = kernel.HEIGHT
@@ -49,6 +50,10 @@ CHUNK_NODES = 1 << 20
 GIL_HELD_NODES = 10_000
 _NO_BOOK_KEYS = np.zeros(0, np.int64)
 _NO_BOOK_SCORES = np.zeros(0, np.int8)
+_NO_LEVEL_SCORES = np.zeros(0, np.int8)
+_NO_LEVEL_INDEX = np.zeros(0, np.int32)
+#: ``level_moves`` when there is no level book: no node has that many discs.
+_NO_LEVEL_MOVES = -1
 
 __all__ = [
     "CHUNK_NODES",
@@ -116,6 +121,10 @@ def _prepare_twin(holding_gil: Any, releasing_gil: Any) -> None:
 class Solver:
     """Exact scores of 7x6 positions, strong (exact) or weak (-1 / 0 / 1).
 
+    ``book`` (an opening book) and ``level`` (a level book) are looked up by the
+    search at the nodes they cover; either may be left out, and ``level`` may be
+    set between calls.
+
     The table holds ``2**table_bits`` entries of ``TABLE_ENTRY_BYTES`` and never
     grows. Results stay in it between calls (they remain valid); ``clear()`` empties
     it in constant time. ``nodes`` and ``elapsed`` describe the last call.
@@ -124,9 +133,15 @@ class Solver:
     running call ends within a chunk by raising ``SolveStopped``.
     """
 
-    def __init__(self, table_bits: int = DEFAULT_TABLE_BITS, book: Book | None = None) -> None:
+    def __init__(
+        self,
+        table_bits: int = DEFAULT_TABLE_BITS,
+        book: Book | None = None,
+        level: LevelBook | None = None,
+    ) -> None:
         check_table_bits(table_bits)
         self.table_bits = table_bits
+        self.level = level
         self.table = np.empty(1 << table_bits, np.int64)
         # Writing every entry now maps every page now: left to first use, the page
         # faults would cost more than the search itself on small positions.
@@ -265,6 +280,12 @@ class Solver:
             self.nodes = int(counters[kernel.NODES])
             self.elapsed = time.perf_counter() - start
 
+    def _level_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        level = self.level
+        if level is None:
+            return _NO_LEVEL_SCORES, _NO_LEVEL_INDEX, _NO_LEVEL_INDEX, _NO_LEVEL_MOVES
+        return level.scores, level.index.bases, level.index.ranks, level.discs
+
     def _arguments(self, position: Position, weak: bool, *window: int) -> tuple[Any, ...]:
         """The arguments of ``kernel.solve`` (with the ``window``) or ``kernel.analyze``
         (without), up to ``resume``."""
@@ -281,6 +302,7 @@ class Solver:
             keys,
             scores,
             book_moves,
+            *self._level_arrays(),
             self._counters,
             self._stack,
         )

@@ -32,7 +32,6 @@ order and range, entry range) and raises ``BookError`` naming the problem.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -40,7 +39,14 @@ from pathlib import Path
 
 import numpy as np
 
-from abgames.ai.connect4.book import BookError, pack_image, read_image, save_image, unpack_image
+from abgames.ai.connect4.book import (
+    BookError,
+    load_shipped,
+    pack_image,
+    read_image,
+    save_image,
+    unpack_image,
+)
 from abgames.ai.connect4.constants import WIDTH
 from abgames.ai.connect4.position import Position, canonical_key, mirrored
 
@@ -130,14 +136,4 @@ def default_strategy_path() -> Path:
 
 def load_default_strategy() -> StrategyBook | None:
     """The shipped strategy book; ``None`` if there is none, or (with a warning) if damaged."""
-    path = default_strategy_path()
-    if not path.exists():
-        return None
-    try:
-        return load(path)
-    except (OSError, BookError) as error:
-        warnings.warn(
-            f"Connect Four strategy book unusable, solving without it: {error}",
-            stacklevel=2,
-        )
-        return None
+    return load_shipped(default_strategy_path(), load, "strategy book")
