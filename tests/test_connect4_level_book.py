@@ -38,7 +38,7 @@ from abgames.ai.connect4.level_builder import (
     centre_weight,
     tasks_to_do,
 )
-from abgames.ai.connect4.perfect import PerfectPlayer
+from abgames.ai.connect4.perfect import PerfectPlayer, to_search_score
 from abgames.ai.connect4.position import Position, random_game
 from abgames.ai.connect4.solver import Solver
 from abgames.cli import main
@@ -356,3 +356,24 @@ def test_perfect_loads_the_shipped_level_when_a_position_first_needs_it(
     result = player.choose(ConnectFour.from_notation(DEEP_ROOT))
     assert player.solver.level is not None
     assert result.solved and result.nodes <= SHALLOW_NODES
+
+
+def test_before_a_complete_level_every_column_gets_its_exact_score(
+    deep_level: LevelBook,
+) -> None:
+    """With the level complete (here: every other slot marked as no position, which
+    only leaves those to the search), a position before it is analysed in full."""
+    complete = LevelBook(deep_level.index, deep_level.scores.copy())
+    complete.scores[complete.scores == UNSCORED] = NO_POSITION
+    assert complete.complete
+    state = ConnectFour.from_notation(DEEP_ROOT)
+    player = PerfectPlayer(book=None, strategy=None, level_book=complete, table_bits=20)
+    result = player.choose(state)
+    assert result.solved and result.root_scores_exact
+    scores = Solver(20).analyze(Position.parse(DEEP_ROOT))
+    assert result.root_scores == {
+        column: to_search_score(score, 10) for column, score in enumerate(scores)
+    }
+    assert result.nodes <= 7 * SHALLOW_NODES
+    partial = PerfectPlayer(book=None, strategy=None, level_book=deep_level, table_bits=20)
+    assert not partial.choose(state).root_scores_exact  # a partial level: one column

@@ -8,7 +8,8 @@ equal moves it prefers the centre where every column is scored, else the column
 the solve found first. The choice is deterministic. In this order:
 
 - a column that wins at once (the other columns are not scored);
-- from ``EXACT_FROM`` discs on, or where the exact book scores every column:
+- from ``EXACT_FROM`` discs on, where the exact book scores every column, or
+  before a complete level book's discs (a search of a few plies over its lookups):
   every legal column's exact score (``root_scores_exact``), the best is played;
 - where the exact book has the position and the column it recorded as keeping
   its score (the deepest level built): that column, with no search;
@@ -158,6 +159,8 @@ class PerfectPlayer(AIPlayer):
         self._strategy_choice = strategy
         self._level_choice = level_book
         self._level_tried = False
+        #: The level book last asked about and whether it is complete (computed once).
+        self._level_complete: tuple[LevelBook, bool] | None = None
         self._strategy: StrategyBook | None = None
         #: Canonical key of the position after this player's last move -> its exact score.
         self._kept: dict[int, int] = {}
@@ -196,6 +199,16 @@ class PerfectPlayer(AIPlayer):
         ):
             self._level_tried = True
             solver.level = load_default_level()
+
+    def _level_reaches(self, position: Position) -> bool:
+        """Whether a complete level book lies beyond ``position``: every column's exact
+        score is then a search of a few plies over lookups (about a millisecond)."""
+        level = self.solver.level
+        if level is None or position.moves >= level.discs:
+            return False
+        if self._level_complete is None or self._level_complete[0] is not level:
+            self._level_complete = (level, level.complete)
+        return self._level_complete[1]
 
     def clear(self) -> None:
         """Forget what earlier moves taught (the table, the last move's score): as new."""
@@ -301,10 +314,11 @@ class PerfectPlayer(AIPlayer):
         known = known_child_scores(position, book.get if book is not None else _unknown)
         if all(column in known for column in range(WIDTH) if position.can_play(column)):
             return self._best_result(position, known, True, start)
-        recorded = self._book_move(position, known)
+        reaches = self._level_reaches(position)
+        recorded = None if reaches else self._book_move(position, known)
         if recorded is not None:
             return self._best_result(position, recorded, False, start)
-        if position.moves >= EXACT_FROM:
+        if position.moves >= EXACT_FROM or reaches:
             analyzing = solver.analyze_steps(position, node_limit=self._left())
             scores = yield from self._solving(position, analyzing)
             exact = {c: s for c, s in enumerate(scores) if s != INVALID_MOVE}
