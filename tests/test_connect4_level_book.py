@@ -377,3 +377,17 @@ def test_before_a_complete_level_every_column_gets_its_exact_score(
     assert result.nodes <= 7 * SHALLOW_NODES
     partial = PerfectPlayer(book=None, strategy=None, level_book=deep_level, table_bits=20)
     assert not partial.choose(state).root_scores_exact  # a partial level: one column
+
+
+def test_the_shipped_level_is_loaded_once_per_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, deep_level: LevelBook
+) -> None:
+    path = tmp_path / "level.bin"
+    save(deep_level, path)
+    monkeypatch.setattr(level_module, "default_level_path", lambda: path)
+    first = load_default_level()
+    assert first is not None and load_default_level() is first
+    save(LevelBook.empty(DEFAULT_LEVEL_DISCS), path)  # a new file: read again
+    second = load_default_level()
+    assert second is not None and second is not first
+    assert second.counts()[0] == 0

@@ -336,7 +336,26 @@ def default_level_path() -> Path:
     return Path(str(resources.files("abgames.ai.connect4").joinpath(DEFAULT_LEVEL_NAME)))
 
 
+#: The shipped level as last loaded in this process, by (path, modification time, size):
+#: every player of a process shares one copy (7 MB). Writable, as the compiled search
+#: takes it (a read-only array would compile the kernels again), but never written.
+_loaded: dict[tuple[Path, int, int], LevelBook] = {}
+
+
 def load_default_level() -> LevelBook | None:
     """The level book shipped with the package, or ``None``: silently when the package
-    ships none, with a warning when the file is there but damaged."""
-    return load_shipped(default_level_path(), load, "level book")
+    ships none, with a warning when the file is there but damaged. Loaded once per
+    process (again if the file changes) and shared: do not write to it."""
+    path = default_level_path()
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    stamp = (path, status.st_mtime_ns, status.st_size)
+    if stamp not in _loaded:
+        level = load_shipped(path, load, "level book")
+        if level is None:
+            return None
+        _loaded.clear()
+        _loaded[stamp] = level
+    return _loaded[stamp]
