@@ -341,6 +341,8 @@ def test_the_command_refuses_a_bad_level_or_output(
     assert "not a level book to carry on" in capsys.readouterr().err
     assert main(["book", "connect4", "--level", "12", "--output", str(tmp_path)]) == 2
     assert "abgames book:" in capsys.readouterr().err
+    assert main(["book", "connect4", "--level", "12", "--every", "--plies", "8"]) == 2
+    assert "--every, --plies belong to the opening book" in capsys.readouterr().err
 
 
 def test_perfect_loads_the_shipped_level_when_a_position_first_needs_it(

@@ -472,6 +472,20 @@ def run_level(args: argparse.Namespace) -> int:
     if not 1 <= args.level <= MAX_LEVEL_DISCS:
         print(f"abgames book: --level must be 1 to {MAX_LEVEL_DISCS}", file=sys.stderr)
         return 2
+    others = {
+        "--every": args.every,
+        "--write-only": args.write_only,
+        "--root": args.root != "",
+        "--plies": args.plies != DEFAULT_BOOK_PLIES,
+        "--work": args.work != DEFAULT_WORK_DIR,
+    }
+    if any(others.values()):
+        named = ", ".join(name for name, given in others.items() if given)
+        print(
+            f"abgames book: --level builds a level book, {named} belong to the opening book",
+            file=sys.stderr,
+        )
+        return 2
     if args.jobs < 1:
         print("abgames book: --jobs must be at least 1", file=sys.stderr)
         return 2
