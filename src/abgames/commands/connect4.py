@@ -29,6 +29,7 @@ from abgames.ai.connect4.constants import (
     BUILD_TABLE_BITS,
     DEFAULT_TABLE_BITS,
     INVALID_MOVE,
+    LEVEL_TABLE_BITS,
     MAX_TABLE_BITS,
     MIN_TABLE_BITS,
     WIDTH,
@@ -128,9 +129,9 @@ def register(subparsers: Any) -> None:
     book.add_argument(
         "--table-bits",
         type=table_bits_argument,
-        default=BUILD_TABLE_BITS,
+        default=None,
         metavar="BITS",
-        help=_table_bits_help(BUILD_TABLE_BITS) + " per process",
+        help=_table_bits_help(BUILD_TABLE_BITS) + f" per process; {LEVEL_TABLE_BITS} with --level",
     )
     book.add_argument(
         "--every",
@@ -522,7 +523,11 @@ def run_book(args: argparse.Namespace) -> int:
     from abgames.ai.connect4.book_builder import WORK_FILE, BuildError, build
 
     if args.level is not None:
+        if args.table_bits is None:
+            args.table_bits = LEVEL_TABLE_BITS
         return run_level(args)
+    if args.table_bits is None:
+        args.table_bits = BUILD_TABLE_BITS
     if args.plies < 1:
         print("abgames book: --plies must be at least 1", file=sys.stderr)
         return 2

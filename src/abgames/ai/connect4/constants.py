@@ -26,6 +26,10 @@ TABLE_ENTRY_BYTES = 8
 DEFAULT_TABLE_BITS = 22
 #: Default book-build table: 2**24 entries = 128 MiB per process.
 BUILD_TABLE_BITS = 24
+#: Default level-build table: 2**21 entries = 16 MiB per process. A 12-disc solve
+#: takes some 100,000 nodes; on 1,000 of them in a row the smaller table searched 5 %
+#: more nodes than 2**24 entries, in 30 % less time (it stays in the caches).
+LEVEL_TABLE_BITS = 21
 #: The smallest table: 2**10 entries = 8 KiB.
 MIN_TABLE_BITS = 10
 #: The largest table: 2**27 entries = 1 GiB. Larger tables barely help the solver

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from abgames.ai.connect4.book import BookError
-from abgames.ai.connect4.constants import BUILD_TABLE_BITS, WIDTH
+from abgames.ai.connect4.constants import LEVEL_TABLE_BITS, WIDTH
 from abgames.ai.connect4.level_book import (
     NO_POSITION,
     UNSCORED,
@@ -177,7 +177,7 @@ def build_level(
     discs: int,
     output: Path,
     jobs: int = 1,
-    table_bits: int = BUILD_TABLE_BITS,
+    table_bits: int = LEVEL_TABLE_BITS,
     log: Log = print,
     cluster: Cluster | None = None,
     checkpoint_seconds: float = CHECKPOINT_SECONDS,
