@@ -351,10 +351,12 @@ def test_perfect_loads_the_shipped_level_when_a_position_first_needs_it(
     path = tmp_path / "level.bin"
     save(deep_level, path)
     monkeypatch.setattr(level_module, "default_level_path", lambda: path)
-    player = PerfectPlayer(book=None, strategy=None, table_bits=16)
+    player = PerfectPlayer(strategy=None, table_bits=16)
     late = ConnectFour.from_notation("2252576253462244111563365343671351")  # 34 discs
     assert player.choose(late).solved
     assert player.solver.level is None  # its searches never reach 12 discs
+    assert player.choose(ConnectFour.from_notation("44")).nodes == 0
+    assert player.solver.level is None  # answered from the opening book
     result = player.choose(ConnectFour.from_notation(DEEP_ROOT))
     assert player.solver.level is not None
     assert result.solved and result.nodes <= SHALLOW_NODES

@@ -308,12 +308,12 @@ class PerfectPlayer(AIPlayer):
         if wins:
             score = (CELLS + 1 - position.moves) // 2
             return self._best_result(position, {c: score for c in wins}, True, start)
-        self._attach_level(position)
         book = solver.book
         # From the exact book: no search and no compiled code, a fresh process answers at once.
         known = known_child_scores(position, book.get if book is not None else _unknown)
         if all(column in known for column in range(WIDTH) if position.can_play(column)):
             return self._best_result(position, known, True, start)
+        self._attach_level(position)
         reaches = self._level_reaches(position)
         recorded = None if reaches else self._book_move(position, known)
         if recorded is not None:
