@@ -27,7 +27,6 @@ from abgames.ai.connect4.level_book import (
     load,
     load_default_level,
     loads,
-    mirror_bits,
     reachable,
     save,
 )
@@ -39,7 +38,7 @@ from abgames.ai.connect4.level_builder import (
     tasks_to_do,
 )
 from abgames.ai.connect4.perfect import PerfectPlayer, to_search_score
-from abgames.ai.connect4.position import Position, random_game
+from abgames.ai.connect4.position import Position, mirror_bits, random_game
 from abgames.ai.connect4.solver import Solver
 from abgames.cli import main
 from abgames.games.connect4 import ConnectFour
@@ -93,6 +92,13 @@ def test_the_slots_with_positions_are_exactly_the_positions_games_reach(discs: i
             reached.add(slot)
     classified = {slot for slot in range(index.slots) if index.position(slot) is not None}
     assert classified == reached
+
+
+def test_a_board_with_the_wrong_counts_of_discs_has_no_slot() -> None:
+    index = level_index(4)
+    four_of_one_side = Position.parse("1234").mask  # all four discs the side to move's
+    assert index.slot(Position(four_of_one_side, four_of_one_side, 4)) is None
+    assert index.slot(Position.parse("123")) is None  # another level
 
 
 def test_reachability_needs_an_order_of_play() -> None:

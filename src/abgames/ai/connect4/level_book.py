@@ -57,7 +57,7 @@ import numpy as np
 
 from abgames.ai.connect4.book import MAX_ABS_SCORE, BookError, load_shipped
 from abgames.ai.connect4.constants import CELLS, HEIGHT, STRIDE, WIDTH
-from abgames.ai.connect4.position import Position
+from abgames.ai.connect4.position import Position, mirror_bits
 from abgames.files import read_bytes, write_atomically
 from abgames.games.connect4 import has_four
 
@@ -110,7 +110,8 @@ class LevelIndex:
         return [(code // RADIX**column) % RADIX for column in range(WIDTH)]
 
     def slot(self, position: Position) -> int | None:
-        """The slot of ``position`` (or of its mirror image); ``None`` for another level."""
+        """The slot of ``position`` (or of its mirror image); ``None`` for another level
+        or a board whose sides' disc counts no game gives."""
         if position.moves != self.discs:
             return None
         heights = column_heights(position.mask)
@@ -120,7 +121,10 @@ class LevelIndex:
             heights = heights[::-1]
             code = shape_code(heights)
             current = mirror_bits(current)
-        return int(self.bases[code]) + int(self.ranks[read_pattern(current, heights)])
+        rank = int(self.ranks[read_pattern(current, heights)])
+        if rank < 0:  # not a position of a game: the sides' disc counts are off
+            return None
+        return int(self.bases[code]) + rank
 
     def board(self, slot: int) -> tuple[int, int]:
         """``(current, mask)`` of the board in ``slot`` (a position or not)."""
@@ -155,15 +159,6 @@ def column_heights(mask: int) -> list[int]:
 
 def shape_code(heights: list[int]) -> int:
     return sum(height * RADIX**column for column, height in enumerate(heights))
-
-
-def mirror_bits(bits: int) -> int:
-    """A board reflected left to right."""
-    column_mask = (1 << STRIDE) - 1
-    return sum(
-        ((bits >> (column * STRIDE)) & column_mask) << ((WIDTH - 1 - column) * STRIDE)
-        for column in range(WIDTH)
-    )
 
 
 def read_pattern(current: int, heights: list[int]) -> int:

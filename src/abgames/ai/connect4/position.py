@@ -130,13 +130,18 @@ def mirrored(column: int) -> int:
     return WIDTH - 1 - column
 
 
-def canonical_key(key: int) -> int:
-    """The smaller of ``key`` and its mirror image (the books' key of a position)."""
+def mirror_bits(bits: int) -> int:
+    """A board (or a key) reflected left to right."""
     reflected = 0
     for column in range(WIDTH):
-        part = (key >> (column * STRIDE)) & COLUMN_BITS
+        part = (bits >> (column * STRIDE)) & COLUMN_BITS
         reflected |= part << (mirrored(column) * STRIDE)
-    return min(key, reflected)
+    return reflected
+
+
+def canonical_key(key: int) -> int:
+    """The smaller of ``key`` and its mirror image (the books' key of a position)."""
+    return min(key, mirror_bits(key))
 
 
 def position_of_key(key: int) -> Position:
