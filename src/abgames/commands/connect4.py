@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -465,6 +466,22 @@ def _no_memory_for_tables(table_bits: int) -> int:
     return 2
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Within: SIGTERM (a scheduler's or ``kill``'s stop) ends the build as Ctrl-C does,
+    with everything found written first. (A build started in the background by a
+    script has Ctrl-C ignored, and a batch system stops jobs with SIGTERM.)"""
+
+    def interrupt(_signal: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_level(args: argparse.Namespace) -> int:
     """``abgames book connect4 --level DISCS``: build (or carry on) a level book."""
     from abgames.ai.connect4.level_book import MAX_LEVEL_DISCS, default_level_path
@@ -495,7 +512,10 @@ def run_level(args: argparse.Namespace) -> int:
     cluster = cluster_of(args)
     kept = f"; every score found is in {output}: run again to resume"
     try:
-        with cluster if cluster is not None else contextlib.nullcontext():
+        with (
+            cluster if cluster is not None else contextlib.nullcontext(),
+            _terminate_as_interrupt(),
+        ):
             build_level(
                 discs=args.level,
                 output=output,

@@ -1,8 +1,9 @@
 """Building a level book: solve every position of one level, resumably, on several processes.
 
-The output file is also the work file: every ``checkpoint_seconds`` (and when the
-build stops, Ctrl-C included) the scores found so far are written to it atomically,
-and a build started again on it solves only the slots still ``UNSCORED``. So a
+The output file is also the work file: every ``checkpoint_seconds``, and when the
+build stops (Ctrl-C; SIGTERM under ``abgames book``), the scores found so far are
+written to it atomically, and a build started again on it solves only the slots
+still ``UNSCORED``. So a
 build that is stopped, or whose machine goes down, loses at most one checkpoint's
 work, and a partial level can be shipped (and used: the search looks up what is
 there and searches the rest).
@@ -69,10 +70,12 @@ class LevelBuildError(BookError):
 
 
 def _init_worker(table_bits: int, pooled: bool = True) -> None:
-    """Make this process's solver; a pool worker leaves Ctrl-C to the parent."""
+    """Make this process's solver; a pool worker leaves Ctrl-C to the parent and ends
+    at once on SIGTERM (how the parent's pool ends it)."""
     global _worker_solver
     if pooled:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _worker_solver = Solver(table_bits)
 
 
