@@ -35,6 +35,8 @@ OBJECT_STORE_BYTES = 80 * 1024 * 1024
 WORKERS = 2
 #: Starting actors on a busy 2-core machine: a correctness bound, not a timing claim.
 START_S = 120.0
+#: Tries to take the cluster down while a stopping server's thread may still reconnect.
+TEARDOWN_ATTEMPTS = 5
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +59,18 @@ def ray_cluster() -> Iterator[LocalTestCluster]:
         cluster.wait_for_nodes()
         yield cluster  # (a node added later inherits the path too)
         # The server's connection to the head is closed by its lifespan; a server that
-        # did not finish stopping in time (a loaded machine) leaves it open, and Ray
-        # refuses to remove a node a driver is connected to.
-        ray.shutdown()
-        cluster.shutdown()
+        # did not finish stopping in time (a loaded machine) leaves it open, or one of
+        # its threads calls Ray late and Ray connects it again by itself; Ray refuses
+        # to remove a node a driver is connected to. So: disconnect, and again if need be.
+        for attempt in range(TEARDOWN_ATTEMPTS):
+            ray.shutdown()
+            try:
+                cluster.shutdown()
+                break
+            except ValueError:  # "Removing a node that is connected to this Ray client"
+                if attempt == TEARDOWN_ATTEMPTS - 1:
+                    raise
+                time.sleep(1.0)
 
 
 @pytest.fixture(scope="module")
