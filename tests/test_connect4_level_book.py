@@ -206,6 +206,32 @@ def test_perfect_plays_a_best_move_from_the_level(deep_level: LevelBook) -> None
     assert scores[result.move] == max(scores) == DEEP_SCORE
 
 
+#: A 12-disc position two discs after ``DEEP_ROOT`` whose centre-order tests meet a
+#: column that another parent of its child, in the level, proves worse.
+PROVED_BY_A_PARENT = "157171164765"
+
+
+def test_a_column_another_parent_proves_worse_is_not_tested(deep_level: LevelBook) -> None:
+    state = ConnectFour.from_notation(PROVED_BY_A_PARENT)
+    position = Position.parse(PROVED_BY_A_PARENT)
+    index = deep_level.index
+    own_slot = index.slot(position)
+    assert own_slot is not None
+    only_its_own = LevelBook(index, np.full(index.slots, UNSCORED, np.int8))
+    only_its_own.scores[own_slot] = deep_level.scores[own_slot]
+    with_parents = PerfectPlayer(book=None, strategy=None, level_book=deep_level, table_bits=20)
+    alone = PerfectPlayer(book=None, strategy=None, level_book=only_its_own, table_bits=20)
+    result = with_parents.choose(state)
+    plain = alone.choose(state)
+    exact = Solver(20).analyze(position)
+    assert result.move == plain.move and exact[result.move] == max(exact)
+    assert result.solved and not result.root_scores_exact
+    for column, bound in result.root_scores.items():  # upper bounds, the best exact
+        assert bound >= to_search_score(exact[column], position.moves)
+    assert result.root_scores[result.move] == to_search_score(max(exact), position.moves)
+    assert result.nodes < plain.nodes  # one null-window test fewer
+
+
 def test_the_file_round_trips(tmp_path: Path, deep_level: LevelBook) -> None:
     path = tmp_path / "level.bin"
     save(deep_level, path)

@@ -19,17 +19,18 @@ the solve found first. The choice is deterministic. In this order:
   found none, one null-window probe just below ``s`` names one:
   ``Solver.best_column``) and the others in centre order until one scores ``s``
   (one null-window test each; a test that fails proves that column worse, and
-  its bound is reported as an upper bound, ``root_scores_exact`` false). The
-  columns the book scores are reported exactly.
+  its bound is reported as an upper bound, ``root_scores_exact`` false; a column
+  whose child has another parent the books score below ``s`` is proved worse
+  with no test). The columns the book scores are reported exactly.
 
 What is known narrows the solve of the position: the strategy book's
 win/draw/loss (a draw needs no solve at all), the score of this player's
 previous move (the same player's score never drops after a reply, as the score
-counts the winner's discs) and the exact book's scores of the position's parents
-(a parent of score ``s`` has no child below ``-s``): the solve tests the higher
-of those two bounds first, the score of every best reply. One transposition
-table (``PERFECT_TABLE_BITS``) serves the whole game, so each move reuses what
-the previous ones proved.
+counts the winner's discs) and the books' scores of the position's parents, in
+the exact book or the level book (a parent of score ``s`` has no child below
+``-s``): the solve tests the higher of those two bounds first, the score of every
+best reply. One transposition table (``PERFECT_TABLE_BITS``) serves the whole
+game, so each move reuses what the previous ones proved.
 
 There is no node limit by default: on 7x6 every answer is solved. Early
 positions outside the books can take the solver seconds to minutes (see
@@ -341,6 +342,11 @@ class PerfectPlayer(AIPlayer):
             if not position.can_play(column) or column in known:
                 continue
             child = position.play(column)
+            floor = self._parents_bound(child)
+            if floor is not None and floor > -score:
+                # Another parent of the child proves it worse: no test needed.
+                bounds[column] = -floor
+                continue
             test = solver.solve_steps(child, low=-score, high=1 - score, node_limit=self._left())
             child_score = yield from self._solving(child, test)
             if child_score == -score:
@@ -381,16 +387,28 @@ class PerfectPlayer(AIPlayer):
         return score
 
     def _parents_bound(self, position: Position) -> int | None:
-        """The least score ``position`` can have by its parents' exact scores in the book
-        (a parent of score ``s`` has no child below ``-s``), or ``None`` if it has none.
+        """The least score ``position`` can have by its parents' exact scores in the
+        books (a parent of score ``s`` has no child below ``-s``), or ``None`` if they
+        hold none.
 
-        Where the book holds a complete level, every position one disc past it has
-        this bound, and for a best reply it is the score: one null-window test."""
-        book = self.solver.book
-        if book is None or position.moves - 1 > book.max_moves:
-            return None
-        scores = (book.get(parent.key) for parent in position.parents())
+        Every position one disc past the level book (or past a complete level of the
+        exact book) has this bound, and for a best reply it is the score: one
+        null-window test."""
+        scores = (self._known_score(parent) for parent in position.parents())
         return max((-score for score in scores if score is not None), default=None)
+
+    def _known_score(self, position: Position) -> int | None:
+        """The exact score of ``position`` in the exact book or the level book, if held."""
+        solver = self.solver
+        book = solver.book
+        if book is not None and position.moves <= book.max_moves:
+            score = book.get(position.key)
+            if score is not None:
+                return score
+        level = solver.level
+        if level is not None and position.moves == level.discs:
+            return level.get(position)
+        return None
 
     def _book_move(self, position: Position, known: dict[int, int]) -> dict[int, int] | None:
         """The position's exact score on the column the exact book records for it (with
