@@ -26,6 +26,7 @@ from abgames.ai.connect4.level_book import (
     NO_POSITION,
     UNSCORED,
     LevelBook,
+    canonical_shape_codes,
     dumps,
     level_index,
     load,
@@ -68,6 +69,18 @@ def test_index_sizes_follow_from_the_shapes_and_patterns() -> None:
         heights = index.heights(shape)
         assert sum(heights) == DEFAULT_LEVEL_DISCS
         assert all(0 <= height <= 6 for height in heights)
+
+
+def test_the_canonical_shapes_are_every_height_vector_not_above_its_mirror_image() -> None:
+    expected: dict[int, list[int]] = {}
+    for heights in itertools.product(range(7), repeat=7):
+        code = sum(height * 7**column for column, height in enumerate(heights))
+        mirror = sum(height * 7**column for column, height in enumerate(reversed(heights)))
+        if code <= mirror:
+            expected.setdefault(sum(heights), []).append(code)
+    for discs in range(43):
+        assert canonical_shape_codes(discs).tolist() == sorted(expected.get(discs, []))
+    assert len(canonical_shape_codes(DEFAULT_LEVEL_DISCS)) == 7_702
 
 
 @pytest.mark.parametrize("discs", [1, 2, 3, 4, 5, 6])

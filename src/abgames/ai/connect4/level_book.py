@@ -47,7 +47,6 @@ from __future__ import annotations
 import functools
 import struct
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from math import comb
@@ -207,15 +206,21 @@ def reachable(current: int, mask: int, discs: int) -> bool:
     return peel(tuple(heights), discs)
 
 
-def _height_vectors(discs: int, columns: int) -> Iterator[list[int]]:
-    """Every list of ``columns`` heights (0 to ``HEIGHT``) summing to ``discs``."""
-    if columns == 1:
-        if discs <= HEIGHT:
-            yield [discs]
-        return
-    for height in range(max(0, discs - HEIGHT * (columns - 1)), min(HEIGHT, discs) + 1):
-        for rest in _height_vectors(discs - height, columns - 1):
-            yield [height, *rest]
+def canonical_shape_codes(discs: int) -> np.ndarray:
+    """The codes of the canonical shapes of ``discs`` discs, ascending: every vector of
+    column heights (0 to ``HEIGHT``) summing to ``discs`` whose code is at most its
+    mirror image's. All ``SHAPE_CODES`` codes at once, a column at a time."""
+    heights = np.arange(RADIX, dtype=np.int8)
+    # From the rightmost column (the code's most significant digit, the mirror
+    # image's least) to the leftmost: index i of each array is code i.
+    sums = heights
+    mirrored = heights.astype(np.int32)
+    for column in range(WIDTH - 2, -1, -1):
+        sums = np.add.outer(sums, heights).ravel()
+        digit_values = heights.astype(np.int32) * RADIX ** (WIDTH - 1 - column)
+        mirrored = np.add.outer(mirrored, digit_values).ravel()
+    codes = np.arange(SHAPE_CODES, dtype=np.int32)
+    return np.nonzero((sums == discs) & (codes <= mirrored))[0].astype(np.int64)
 
 
 @functools.lru_cache(maxsize=4)
@@ -223,12 +228,7 @@ def level_index(discs: int) -> LevelIndex:
     """The slot tables of the level of ``discs`` discs (computed once per process)."""
     if not 1 <= discs <= MAX_LEVEL_DISCS:
         raise ValueError(f"a level book has 1 to {MAX_LEVEL_DISCS} discs, not {discs}")
-    canonical = sorted(
-        code
-        for heights in _height_vectors(discs, WIDTH)
-        if (code := shape_code(heights)) <= shape_code(heights[::-1])
-    )
-    shape_codes = np.array(canonical, np.int64)
+    shape_codes = canonical_shape_codes(discs)
     numbers = np.arange(1 << discs, dtype=np.int64)
     ones = np.zeros(1 << discs, np.int64)
     for bit in range(discs):
