@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
-import signal
 import struct
-import subprocess
-import sys
-import time
 import warnings
 import zlib
 from pathlib import Path
@@ -445,27 +441,6 @@ def test_the_shipped_level_is_loaded_once_per_process(
     second = load_default_level()
     assert second is not None and second is not first
     assert second.counts()[0] == 0
-
-
-def test_sigterm_ends_a_build_as_ctrl_c_does(tmp_path: Path) -> None:
-    """A message, exit status 130 and the output written (a valid level book)."""
-    output = tmp_path / "level.bin"
-    command = [sys.executable, "-m", "abgames", "book", "connect4", "--level", "12"]
-    build = subprocess.Popen(
-        [*command, "--output", str(output), "--table-bits", "16", "--jobs", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert build.stdout is not None
-    assert "to do" in build.stdout.readline()  # the level is set up: solving has begun
-    time.sleep(1)
-    build.send_signal(signal.SIGTERM)
-    _, errors = build.communicate(timeout=60)
-    assert build.returncode == 130
-    assert f"interrupted; every score found is in {output}" in errors
-    assert "Traceback" not in errors
-    assert load(output).discs == DEFAULT_LEVEL_DISCS
 
 
 def test_an_interrupted_build_writes_what_it_found(tmp_path: Path) -> None:

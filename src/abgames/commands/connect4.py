@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 import time
@@ -470,9 +471,17 @@ def _no_memory_for_tables(table_bits: int) -> int:
 def _terminate_as_interrupt() -> Iterator[None]:
     """Within: SIGTERM (a scheduler's or ``kill``'s stop) ends the build as Ctrl-C does,
     with everything found written first. (A build started in the background by a
-    script has Ctrl-C ignored, and a batch system stops jobs with SIGTERM.)"""
+    script has Ctrl-C ignored, and a batch system stops jobs with SIGTERM.)
 
-    def interrupt(_signal: int, _frame: object) -> None:
+    A worker process forked meanwhile inherits the handler until its pool's
+    initialiser replaces it (``abgames.pool_signals``); a stop that reaches it
+    before then ends it at once: it holds no lock of the pool yet, and the
+    exception would be lost in the fork's own start-up code."""
+    builder = os.getpid()
+
+    def interrupt(signal_number: int, _frame: object) -> None:
+        if os.getpid() != builder:
+            os._exit(128 + signal_number)
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, interrupt)
@@ -563,7 +572,10 @@ def run_book(args: argparse.Namespace) -> int:
         return 2
     cluster = cluster_of(args)
     try:
-        with cluster if cluster is not None else contextlib.nullcontext():
+        with (
+            cluster if cluster is not None else contextlib.nullcontext(),
+            _terminate_as_interrupt(),
+        ):
             build(
                 root=args.root,
                 plies=args.plies,

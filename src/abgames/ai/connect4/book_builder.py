@@ -27,9 +27,9 @@ the scores still come back to this process and its work file as they are found.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
-import signal
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -51,6 +51,7 @@ from abgames.ai.connect4.position import (
 )
 from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Solver
 from abgames.files import check_output, kind_of, open_output, read_lines
+from abgames.pool_signals import awake, become_pool_worker
 
 if TYPE_CHECKING:
     from abgames.cluster import Cluster
@@ -76,10 +77,11 @@ _worker_solver: Solver | None = None
 
 
 def _init_worker(table_bits: int, pooled: bool = True) -> None:
-    """Make this process's solver; a pool worker leaves Ctrl-C to the parent, which ends it."""
+    """Make this process's solver; a pool worker leaves Ctrl-C to the parent and ends
+    on SIGTERM (``abgames.pool_signals``)."""
     global _worker_solver
     if pooled:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        become_pool_worker()
     # The shipped level book (if any) stops each search at its level: a position
     # with fewer discs is then solved by a short search.
     _worker_solver = Solver(table_bits, level=load_default_level())
@@ -99,6 +101,11 @@ def _solve_line(job: _Job) -> _Solved:
     moves, low = job
     score, column = solve_for_book(_worker_solver, Position.parse(moves), low)
     return moves, score, column, time.perf_counter() - start
+
+
+def _solve_chunk(jobs: list[_Job]) -> list[_Solved]:
+    """``_solve_line`` for each of ``jobs``, in order (one pool task)."""
+    return [_solve_line(job) for job in jobs]
 
 
 def solve_for_book(solver: Solver, position: Position, low: int | None) -> tuple[int, int]:
@@ -190,7 +197,10 @@ def _solve_lines(
     if solving.cluster is not None:
         results: Iterable[_Solved] = _solved_on(solving.cluster, jobs, solving.table_bits)
     elif solving.pool is not None:
-        results = solving.pool.imap_unordered(_solve_line, jobs, chunksize=POOL_CHUNK)
+        chunks = [jobs[at : at + POOL_CHUNK] for at in range(0, len(jobs), POOL_CHUNK)]
+        results = itertools.chain.from_iterable(
+            awake(solving.pool.imap_unordered(_solve_chunk, chunks))
+        )
     else:
         results = map(_solve_line, jobs)
     start = time.perf_counter()

@@ -24,7 +24,6 @@ come back to this process either way.
 from __future__ import annotations
 
 import multiprocessing
-import signal
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -45,6 +44,7 @@ from abgames.ai.connect4.level_book import (
 )
 from abgames.ai.connect4.solver import Solver
 from abgames.files import check_output
+from abgames.pool_signals import awake, become_pool_worker
 
 if TYPE_CHECKING:
     from abgames.cluster import Cluster
@@ -71,11 +71,10 @@ class LevelBuildError(BookError):
 
 def _init_worker(table_bits: int, pooled: bool = True) -> None:
     """Make this process's solver; a pool worker leaves Ctrl-C to the parent and ends
-    at once on SIGTERM (how the parent's pool ends it)."""
+    on SIGTERM (``abgames.pool_signals``)."""
     global _worker_solver
     if pooled:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        become_pool_worker()
     _worker_solver = Solver(table_bits)
 
 
@@ -166,7 +165,7 @@ def _results(
         return
     pool = multiprocessing.get_context("fork").Pool(jobs, _init_worker, (table_bits,))
     try:
-        yield from pool.imap_unordered(solve_slots, tasks)
+        yield from awake(pool.imap_unordered(solve_slots, tasks))
     except BaseException:
         pool.terminate()  # Ctrl-C or an error: the workers' running solves are dropped
         raise
