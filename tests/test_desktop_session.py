@@ -25,7 +25,9 @@ from abgames.ui.desktop.controller import (
 )
 from desktop_support import EndlessPlayer, SilentSolver, endless_factory
 
-WAIT_S = 10.0
+#: Seconds a search may take to answer (a hang guard, not a measure: a loaded
+#: machine running the whole suite once took more than 10 for a tic-tac-toe hint).
+WAIT_S = 30.0
 
 
 class FakeClock:

@@ -22,36 +22,52 @@ from abgames.pool_signals import awake
 
 #: Seconds a stopped build gets to end (a hang guard, not a measure).
 HANG_GUARD = 60.0
+#: Seconds before the other thread takes the signal.
+SIGNAL_AFTER = 0.3
+
+
+#: Seconds the pool's task takes: far longer than ``awake`` needs to see the signal.
+TASK_SECONDS = 20.0
+#: Set by the pool's task just before it returns (the workers are forked: they share it).
+_returned = multiprocessing.get_context("fork").Event()
 
 
 class Stopped(Exception):
     pass
 
 
-def _wait(event_name: str) -> str:
-    time.sleep(HANG_GUARD)  # the result the parent must not need to wait for
-    return event_name
+def _slow_task(name: str) -> str:
+    time.sleep(TASK_SECONDS)
+    _returned.set()
+    return name
 
 
 def test_a_signal_another_thread_took_reaches_the_parent_waiting_for_nothing() -> None:
     """The kernel may give a process's signal to any thread; ``awake`` wakes the main
-    thread to run its handler even though the pool sends no result."""
+    thread to run its handler long before the pool's only result comes (waiting
+    for the result alone, the handler would run only then)."""
+    handled_after_the_result: list[bool] = []
 
     def stop(_signal_number: int, _frame: FrameType | None) -> None:
+        handled_after_the_result.append(_returned.is_set())
         raise Stopped
 
+    def signal_this_thread_soon() -> None:
+        time.sleep(SIGNAL_AFTER)  # the main thread is waiting by then
+        signal.pthread_kill(threading.get_ident(), signal.SIGUSR1)
+
+    _returned.clear()
     previous = signal.signal(signal.SIGUSR1, stop)
     pool = multiprocessing.get_context("fork").Pool(1)
+    other = threading.Thread(target=signal_this_thread_soon)
     try:
-        results = pool.imap_unordered(_wait, ["never"])
-        other = threading.Thread(target=lambda: time.sleep(0.2))
+        results = pool.imap_unordered(_slow_task, ["slow"])
         other.start()
-        assert other.ident is not None
-        signal.pthread_kill(other.ident, signal.SIGUSR1)  # to the other thread only
         with pytest.raises(Stopped):
             for _ in awake(results):
                 pytest.fail("the task's result came first")
         other.join()
+        assert handled_after_the_result == [False]
     finally:
         pool.terminate()
         pool.join()

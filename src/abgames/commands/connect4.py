@@ -22,6 +22,7 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -476,7 +477,12 @@ def _terminate_as_interrupt() -> Iterator[None]:
     A worker process forked meanwhile inherits the handler until its pool's
     initialiser replaces it (``abgames.pool_signals``); a stop that reaches it
     before then ends it at once: it holds no lock of the pool yet, and the
-    exception would be lost in the fork's own start-up code."""
+    exception would be lost in the fork's own start-up code. Outside the main thread
+    (where Python cannot take signals: the command run by a program's thread) it
+    changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     builder = os.getpid()
 
     def interrupt(signal_number: int, _frame: object) -> None:
