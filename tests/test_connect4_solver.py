@@ -237,3 +237,36 @@ def test_the_column_a_solve_found_has_the_score(shared_data: Path, name: str) ->
             assert solver.analyze(position)[column] == expected, moves
             found += 1
     assert found > 0
+
+
+@pytest.mark.parametrize("name", ["L2_R2", "L1_R1"])
+def test_a_probe_cut_off_by_a_child_in_the_table_names_that_child(
+    shared_data: Path, name: str
+) -> None:
+    """With every child tested first (is it at most ``-score``?), a null-window probe
+    just below the score is cut off at the root by a best child's table entry
+    (enhanced transposition cutoffs), before any move is searched: the probe still
+    names a column, and it keeps the score."""
+    solver = Solver(SMALL_TABLE_BITS)
+    exact = Solver(SMALL_TABLE_BITS)
+    named = 0
+    for moves, expected in sample(read_set(shared_data, name), 20):
+        position = Position.parse(moves)
+        wins_at_once = any(
+            position.can_play(column) and position.play(column).won for column in range(7)
+        )
+        if expected <= -((42 - position.moves) // 2) or wins_at_once:
+            continue  # no probe below the least score; a win at once is not searched
+        exact.clear()
+        scores = exact.analyze(position)
+        assert max(scores) == expected
+        solver.clear()
+        for column in range(7):
+            if position.can_play(column):
+                solver.solve(position.play(column), low=-expected, high=1 - expected)
+        assert solver.solve(position, low=expected - 1, high=expected) >= expected
+        column = solver.best_column
+        if column is not None:
+            assert scores[column] == expected, moves
+            named += 1
+    assert named > 0

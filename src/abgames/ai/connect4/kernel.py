@@ -441,6 +441,8 @@ def _negamax(
                             elif _LOWER_OFFSET - value <= a:
                                 possible &= ~move
                 if cut != INVALID_MOVE:
+                    if depth == 0:
+                        counters[ROOT_CUT] = move  # the move of the cutoff, as below
                     table[slot] = tag | (cut + _LOWER_OFFSET)
                     result = cut
                     entering = False
