@@ -265,8 +265,8 @@ def test_a_probe_cut_off_by_a_child_in_the_table_names_that_child(
             if position.can_play(column):
                 solver.solve(position.play(column), low=-expected, high=1 - expected)
         assert solver.solve(position, low=expected - 1, high=expected) >= expected
-        column = solver.best_column
-        if column is not None:
-            assert scores[column] == expected, moves
+        found = solver.best_column
+        if found is not None:
+            assert scores[found] == expected, moves
             named += 1
     assert named > 0
