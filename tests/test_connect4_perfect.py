@@ -111,13 +111,13 @@ def test_perfect_has_no_node_limit_on_seven_by_six() -> None:
 def test_the_score_of_the_last_move_narrows_the_next_solve(checker: Solver) -> None:
     """After its move and the best reply, the player knows its score: fewer nodes."""
     state = ConnectFour.from_notation(NARROWED)
-    playing = PerfectPlayer(book=None, strategy=None, table_bits=18)
+    playing = PerfectPlayer(book=None, strategy=None, level_book=None, table_bits=18)
     move = check_move(checker, playing, state)
     state.play(move)
     scores = checker.analyze(Position.from_state(state))
     state.play(scores.index(max(scores)))
     remembering = playing.choose(state)
-    fresh = PerfectPlayer(book=None, strategy=None, table_bits=18)
+    fresh = PerfectPlayer(book=None, strategy=None, level_book=None, table_bits=18)
     fresh_result = fresh.choose(state)
     assert (remembering.move, remembering.score) == (fresh_result.move, fresh_result.score)
     playing_nodes, fresh_nodes = remembering.nodes, fresh_result.nodes

@@ -222,7 +222,7 @@ def test_choice_prefers_the_best_score_then_the_centre() -> None:
 
 
 def test_perfect_play_keeps_the_value_of_the_position(shared_data: Path) -> None:
-    player = PerfectPlayer(book=None, strategy=None, table_bits=18)
+    player = PerfectPlayer(book=None, strategy=None, level_book=None, table_bits=18)
     solver = Solver(18)
     rows = (shared_data / "connect4" / "Test_L3_R1").read_text().splitlines()[::50]
     for row in rows:
@@ -255,7 +255,7 @@ def test_other_board_sizes_fall_back_to_the_reference_engine(moves: str, only_mo
     """On 5x4 the player answers with the reference engine: the same move and score as
     that engine searched to the same depth, and the one move that does not lose."""
     state = ConnectFour.from_notation(moves, width=5, height=4)
-    player = PerfectPlayer(book=None, strategy=None, fallback_seconds=0.3)
+    player = PerfectPlayer(book=None, strategy=None, level_book=None, fallback_seconds=0.3)
     result = player.choose(state)
     assert result.move == only_move
     assert result.solved or result.note == NOT_SOLVED
@@ -270,7 +270,12 @@ def test_other_board_sizes_fall_back_to_the_reference_engine(moves: str, only_mo
 
 def test_a_position_too_hard_for_the_node_limit_falls_back() -> None:
     player = PerfectPlayer(
-        book=None, strategy=None, table_bits=16, node_limit=1000, fallback_seconds=0.3
+        book=None,
+        strategy=None,
+        level_book=None,
+        table_bits=16,
+        node_limit=1000,
+        fallback_seconds=0.3,
     )
     result = player.choose(ConnectFour.from_notation("44"))
     assert not result.solved
@@ -282,7 +287,12 @@ def test_a_fallback_counts_the_whole_move() -> None:
     """The solver's attempt and the heuristic search: all the nodes, all the waiting."""
     node_limit = 1_500_000
     player = PerfectPlayer(
-        book=None, strategy=None, table_bits=16, node_limit=node_limit, fallback_seconds=0.3
+        book=None,
+        strategy=None,
+        level_book=None,
+        table_bits=16,
+        node_limit=node_limit,
+        fallback_seconds=0.3,
     )
     player.choose(ConnectFour.from_notation("2252576253462244111563365343671351"))  # compile
     start = time.perf_counter()
@@ -299,7 +309,9 @@ def test_a_fallback_counts_the_whole_move() -> None:
 
 
 def test_a_stopped_solve_answers_at_once_with_a_heuristic_move() -> None:
-    player = PerfectPlayer(book=None, strategy=None, table_bits=16, node_limit=None)
+    player = PerfectPlayer(
+        book=None, strategy=None, level_book=None, table_bits=16, node_limit=None
+    )
     player.solver.chunk_nodes = 20_000
     results = []
     for result in player.think(ConnectFour.from_notation("44")):

@@ -256,7 +256,7 @@ def test_the_strategy_book_narrows_the_perfect_players_solves() -> None:
     assert len(states) == 12
     solver = Solver(20)
     with_book = PerfectPlayer(book=None, table_bits=18)
-    without = PerfectPlayer(book=None, strategy=None, table_bits=18)
+    without = PerfectPlayer(book=None, strategy=None, level_book=None, table_bits=18)
     nodes_with = nodes_without = 0
     for state in states:
         position = Position.from_state(state)
@@ -289,7 +289,7 @@ def test_perfect_keeps_the_value_against_random_and_heuristic_players(shared_dat
     easy = make_player("connect4", "easy", seed=3)
     for index, start in enumerate(rows):
         state = ConnectFour.from_notation(start)
-        perfect = PerfectPlayer(book=None, strategy=None, table_bits=20)
+        perfect = PerfectPlayer(book=None, strategy=None, level_book=None, table_bits=20)
         perfect_side = index % 2
         while state.outcome() is None:
             if state.ply % 2 == perfect_side or state.ply == len(start):

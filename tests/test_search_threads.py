@@ -78,7 +78,9 @@ def test_the_solver_releases_the_gil_within_one_compiled_call() -> None:
 
 
 def test_the_perfect_player_leaves_other_threads_running() -> None:
-    player = PerfectPlayer(book=None, strategy=None, table_bits=20, node_limit=None)
+    player = PerfectPlayer(
+        book=None, strategy=None, level_book=None, table_bits=20, node_limit=None
+    )
     player.choose(ConnectFour.from_notation("2252576253462244111563365343671351"))  # compile
     with Ticker() as ticker:
         result = player.choose(ConnectFour.from_notation(LONG_PERFECT))

@@ -13,7 +13,12 @@ from abgames.ui.terminal import explain, format_result
 def fallback_player(_game: str, _level: str, _seed: int | None) -> AIPlayer:
     """A perfect player whose solver gives up at once: every move is a fallback."""
     return PerfectPlayer(
-        book=None, strategy=None, table_bits=16, node_limit=1000, fallback_seconds=0.2
+        book=None,
+        strategy=None,
+        level_book=None,
+        table_bits=16,
+        node_limit=1000,
+        fallback_seconds=0.2,
     )
 
 
