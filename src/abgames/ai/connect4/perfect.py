@@ -394,6 +394,11 @@ class PerfectPlayer(AIPlayer):
         Every position one disc past the level book (or past a complete level of the
         exact book) has this bound, and for a best reply it is the score: one
         null-window test."""
+        solver = self.solver
+        book_moves = -1 if solver.book is None else solver.book.max_moves
+        level_moves = -1 if solver.level is None else solver.level.discs
+        if position.moves - 1 > max(book_moves, level_moves):
+            return None  # deeper than both books: no parent is held
         scores = (self._known_score(parent) for parent in position.parents())
         return max((-score for score in scores if score is not None), default=None)
 
