@@ -34,8 +34,9 @@ Usage: python benchmarks/gomoku_puzzles.py [--time SECONDS] [--limit N] [--lfz F
   and ``--lfz``) is sent to a FRESH ``abgames pbrain`` process as a manager sends an
   opening (c-gomoku-cli, Piskvork): ``START``, then once it answers ``OK``, ``INFO
   rule``, ``INFO timeout_turn`` (``--turn-ms``, default 1000) and ``BOARD`` ... ``DONE``.
-  Printed: the median and 95th percentile of the answer time (``DONE`` to the move),
-  of ``START`` to ``OK`` and of the process's start to the move, and the solve rate:
+  Printed: the median, 95th percentile and maximum (with its problem) of the answer
+  time (``DONE`` to the move), of ``START`` to ``OK`` and of the process's start to the
+  move, and the solve rate:
   a move counts when it came within the turn limit and begins a VCF (a five, or a
   four after whose forced block this process's solver finds a VCF that
   ``vcf_line_wins`` checks). ``--busy`` keeps one core busy (a spinning child
@@ -617,7 +618,11 @@ def pbrain_set(
         ("START to OK", [a.start_seconds for a in answers]),
         ("spawn to move", [a.total_seconds for a in answers]),
     ):
-        print(f"{name}: {title}: median {median(values):.3f} s, p95 {percentile_95(values):.3f} s")
+        slowest = max(range(len(values)), key=values.__getitem__)
+        print(
+            f"{name}: {title}: median {median(values):.3f} s, p95 {percentile_95(values):.3f} s, "
+            f"max {values[slowest]:.3f} s (#{cases[slowest]['index']})"
+        )
     print(
         f"{name}: solved {solved}/{len(cases)} ({100.0 * solved / max(1, len(cases)):.1f} %) "
         f"by a fresh brain each, within {turn_ms} ms a move"

@@ -401,3 +401,25 @@ def test_a_missing_records_file_is_named(
 ) -> None:
     assert losses.main([str(tmp_path / "none.jsonl")]) == 2
     assert "none.jsonl: cannot read it" in capsys.readouterr().err
+
+
+def test_pbrain_set_reports_the_slowest_answer_and_its_problem(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = [{"index": index, "side_to_move": "black"} for index in (3, 8, 5)]
+    seconds = {3: 0.04, 8: 0.31, 5: 0.05}
+    state = Gomoku(15)
+    monkeypatch.setattr(puzzles, "position", lambda case, side: state)
+    monkeypatch.setattr(puzzles, "begins_vcf", lambda engine, state, move: True)
+    answers = iter(seconds.values())
+
+    def answer(command: list[str], state: Gomoku, turn_ms: int) -> object:
+        taken = next(answers)
+        return puzzles.BrainAnswer(state.centre, taken, 0.7, 0.7 + taken)
+
+    monkeypatch.setattr(puzzles, "ask_fresh_brain", answer)
+    puzzles.pbrain_set(GomokuEngine(), "set", cases, ["pbrain"], 1000)
+    out = capsys.readouterr().out
+    assert "set: answer (DONE to move): median 0.050 s, p95 0.284 s, max 0.310 s (#8)" in out
+    assert "set: START to OK: median 0.700 s" in out
+    assert "set: solved 3/3 (100.0 %)" in out
