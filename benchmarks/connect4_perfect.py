@@ -72,6 +72,9 @@ TARGET_SECONDS = 0.05
 WORST_SECONDS = 1.0
 #: A position outside the books that every solver entry point meets (solve, analyze).
 WARM_UP_POSITION = "2252576253462244111563365343671351441"
+#: A 10-disc position whose search reaches the level book: it loads the level (the
+#: file, and the search's kernels with its arrays) before the hand-over is timed.
+LEVEL_WARM_UP_POSITION = "4453123765"
 #: Answers the hand-over mode lists as the slowest.
 SLOWEST_SHOWN = 5
 #: The deepest ply ``--decisions`` samples (books deeper than this do not fit 20 MB).
@@ -358,9 +361,10 @@ def print_by_discs(answers: list[Answer]) -> None:
 def hand_over(args: argparse.Namespace) -> int:
     """The hand-over mode: answer times, fallbacks and exact-score misses."""
     checker = Solver(args.table_bits)
-    # Load the compiled solver and the books first: a fresh process's first answer
+    # Load the compiled solver, the books and the level first: a fresh process's first answer
     # is benchmarks/connect4_first_move.py's figure, not this one's.
-    make_perfect(args).choose(ConnectFour.from_notation(WARM_UP_POSITION))
+    for warm_up in (WARM_UP_POSITION, LEVEL_WARM_UP_POSITION):
+        make_perfect(args).choose(ConnectFour.from_notation(warm_up))
     answers: list[Answer] = []
     start = time.perf_counter()
     for game in range(args.hand_over):
