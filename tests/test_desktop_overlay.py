@@ -21,7 +21,7 @@ from abgames.ui.desktop import theme
 from abgames.ui.desktop.app import DesktopApp
 from abgames.ui.desktop.boards import TAG_HEAT, TAG_PIECE, TAG_PV, GomokuView, Overlay
 from abgames.ui.desktop.controller import Analysis, GameSettings
-from desktop_support import open_app, pump, virtual_display
+from desktop_support import open_app, pump, settle, virtual_display
 
 Box = tuple[float, float, float, float]
 
@@ -117,6 +117,10 @@ def test_the_expected_line_is_numbered_off_the_stones(root: tk.Tk) -> None:
 def test_a_small_window_wraps_the_title_instead_of_cutting_it() -> None:
     app: DesktopApp = open_app(virtual_display(), settings=GameSettings("gomoku", "human-ai"))
     try:
+        # Once on screen the window keeps its size (``DesktopApp._fix_size``, run by the
+        # poll): let that happen first, or it may undo the resize below.
+        pump(app, lambda: bool(app.root.winfo_ismapped()))
+        settle(app, 3 * theme.POLL_MS / 1000)
         app.root.geometry("420x360")
         app.show_analysis.set(True)
         app.refresh()
