@@ -255,11 +255,14 @@ def _ctrl_c_as_in_a_terminal() -> None:
     [
         (["analyze", "connect4", "--no-book"], ""),
         (["solve", "connect4", "--no-book"], "\n"),
-        (["book", "connect4", "--plies", "2", "--jobs", "2"], ""),
+        # 16 plies: past the level book's 12 discs, so the build stays long however
+        # complete the shipped level is (2 plies took 3 s with a near-complete one).
+        (["book", "connect4", "--plies", "16", "--jobs", "2"], ""),
     ],
 )
 def test_ctrl_c_ends_a_long_solve_at_once(args: list[str], stdin: str, tmp_path: Path) -> None:
-    """The empty board without a book takes hours to solve: Ctrl-C must not wait for it."""
+    """The empty board without a book takes hours to solve, and a 16-ply book build
+    long: Ctrl-C must not wait for either."""
     if args[0] == "book":
         args = [*args, "--work", str(tmp_path), "--output", str(tmp_path / "book.bin")]
     (tmp_path / "stdin").write_text(stdin)
