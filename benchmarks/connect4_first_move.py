@@ -8,6 +8,9 @@ process answers a live solve first, unmeasured, so the cache is warm.
 
 - from the book: the empty board (the first player's first move) and the second
   player's first move after each opening column: the strategy book answers;
+- at the opening book's last full level: an 8-disc position, the first the book does
+  not answer by its children's scores (the book's column, or with a complete level
+  book every column searched to the level);
 - handed over before the level book: a 10-disc position outside the opening book
   (3.7 M nodes without the level book), solved by a search that stops at the
   12-disc level (the player loads the level book for it);
@@ -36,6 +39,8 @@ from abgames.ai.connect4.perfect import EXACT_FROM
 DATA_FILE = Path(__file__).resolve().parent.parent.parent / "shared/data/connect4/Test_L2_R2"
 #: Positions of 16 discs or more (from Test_L2_R2) for when the data is missing.
 BUILT_IN_LIVE = ("5455174361263362", "2531276566711153")
+#: An 8-disc position: its children (9 discs) are past the opening book's full levels.
+BOOK_EDGE = "44337174"
 #: A 10-disc position outside the opening book whose search stops at the shipped level.
 BEFORE_LEVEL = "3435543443"
 ANSWER = """
@@ -112,6 +117,7 @@ def main() -> int:
     report("from the book: first player", "", args.runs)
     for column in range(1, 8):
         report(f"from the book: reply to {column}", str(column), args.runs)
+    report(f"book's edge ({len(BOOK_EDGE)} discs)", BOOK_EDGE, args.runs)
     report(f"before the level ({len(BEFORE_LEVEL)} discs)", BEFORE_LEVEL, args.runs)
     for moves in live:
         report(f"live solve ({len(moves)} discs)", moves, args.runs)
