@@ -16,9 +16,16 @@ from types import FrameType
 
 import pytest
 
+from abgames import pool_signals
 from abgames.ai.connect4.book_builder import WORK_FILE, _read_work
 from abgames.ai.connect4.level_book import DEFAULT_LEVEL_DISCS, load
-from abgames.pool_signals import awake
+from abgames.pool_signals import (
+    PARENT_STOPS,
+    awake,
+    become_pool_worker,
+    stop_must_wait,
+    worker_pool,
+)
 
 #: Seconds a stopped build gets to end (a hang guard, not a measure).
 HANG_GUARD = 60.0
@@ -110,7 +117,9 @@ def test_sigterm_ends_an_opening_book_build_keeping_its_work(
     tmp_path: Path, whole_group: bool
 ) -> None:
     work = tmp_path / "work"
-    command = ["book", "connect4", "--plies", "8", "--work", str(work)]
+    # 16 plies, past the level book's 12 discs: still solving when the stop comes (to 8
+    # plies the complete level makes the whole build take about a second).
+    command = ["book", "connect4", "--plies", "16", "--work", str(work)]
     command += ["--output", str(tmp_path / "book.bin"), "--jobs", "2", "--table-bits", "16"]
     status, errors = _stop_build(command, whole_group)
     assert status == 130, errors
@@ -131,3 +140,107 @@ def test_sigterm_ends_a_level_build_writing_what_it_found(
     assert f"interrupted; every score found is in {output}" in errors
     assert "Traceback" not in errors
     assert load(output).discs == DEFAULT_LEVEL_DISCS
+
+
+def _stop_checks(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """A fresh worker's stop state, its retry timer replaced by a record of its checks."""
+    checks: list[float] = []
+    monkeypatch.setattr(pool_signals, "_stop_signal", None)
+    monkeypatch.setattr(pool_signals, "_check_again_soon", lambda: checks.append(time.time()))
+    return checks
+
+
+def test_a_stop_right_after_a_pool_lock_is_taken_leaves_it_free(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SIGTERM handled just after the C acquire, still inside the lock's Python
+    ``__enter__`` (the race that left a pool's task lock taken by a dead worker and
+    hung the build): the handler does not raise there, the ``with`` block runs and
+    releases the lock, and the stop stays pending for the next check."""
+    checks = _stop_checks(monkeypatch)
+    lock = multiprocessing.get_context("fork").Lock()
+
+    def signal_after_the_acquire(frame: FrameType, event: str, arg: object) -> None:
+        if event == "c_return" and frame.f_code.co_name == "__enter__":
+            sys.setprofile(None)
+            pool_signals._stop(signal.SIGTERM, frame)
+
+    sys.setprofile(signal_after_the_acquire)
+    try:
+        with lock:
+            pass
+    finally:
+        sys.setprofile(None)
+    assert lock.acquire(block=False), "the stop stranded the lock"
+    lock.release()
+    assert len(checks) == 1  # the stop waits for its next check
+
+
+def test_a_stop_in_the_tasks_code_raises_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    checks = _stop_checks(monkeypatch)
+    with pytest.raises(SystemExit) as stopped:
+        pool_signals._stop(signal.SIGTERM, sys._getframe())
+    assert stopped.value.code == 128 + signal.SIGTERM
+    assert len(checks) == 1  # checked again: a dropped exception is raised again
+
+
+def test_a_stop_waits_inside_a_held_lock_and_a_pipe_write_only() -> None:
+    lock = multiprocessing.get_context("fork").Lock()
+    seen: dict[str, bool] = {}
+
+    def look(frame: FrameType, event: str, arg: object) -> None:
+        name = frame.f_code.co_name
+        if event == "c_call" and name in ("__enter__", "__exit__", "_send", "_recv"):
+            held = lock._semlock._is_mine()  # type: ignore[attr-defined]
+            seen.setdefault(f"{name} {held}", stop_must_wait(frame))
+
+    reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
+    sys.setprofile(look)
+    try:
+        with lock:
+            writer.send("result")
+            reader.recv()
+    finally:
+        sys.setprofile(None)
+    assert seen == {
+        "__enter__ False": False,  # before the acquire: nothing is held yet
+        "__exit__ True": True,  # before the release: the lock is held
+        "_send True": True,  # a message half written
+        "_recv True": False,  # the with block releases the lock as the exception passes
+    }
+    assert stop_must_wait(None)
+    assert not stop_must_wait(sys._getframe())
+
+
+def _blocked_signals() -> set[int]:
+    return set(signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+
+def _thread_blocks(native_id: int) -> set[int]:
+    """The signals a thread of this process blocks, from ``/proc``."""
+    status = Path(f"/proc/self/task/{native_id}/status").read_text(encoding="ascii")
+    mask = int(
+        next(line for line in status.splitlines() if line.startswith("SigBlk:")).split()[1], 16
+    )
+    return {number for number in range(1, 65) if mask >> (number - 1) & 1}
+
+
+def test_the_pools_threads_leave_stops_to_the_main_thread_and_workers_take_them() -> None:
+    """In the parent, every thread the pool makes blocks SIGINT and SIGTERM (the kernel
+    gives them to the main thread, which a wait in ``Pool.join`` cannot then miss);
+    the main thread's mask is as before; a worker unblocks them for its handler."""
+    main_before = _blocked_signals()
+    before = {thread.native_id for thread in threading.enumerate()}
+    pool = worker_pool(1, become_pool_worker, ())
+    try:
+        threads = [t for t in threading.enumerate() if t.native_id not in before]
+        assert threads, "the pool made no thread"
+        for thread in threads:
+            assert thread.native_id is not None
+            assert set(PARENT_STOPS) <= _thread_blocks(thread.native_id), thread.name
+        assert _blocked_signals() == main_before
+        in_worker = pool.apply(_blocked_signals)
+        assert not in_worker & (set(PARENT_STOPS) | {signal.SIGALRM})
+    finally:
+        pool.terminate()
+        pool.join()

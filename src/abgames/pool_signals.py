@@ -1,52 +1,128 @@
 """Signals and a local ``multiprocessing`` pool that a command runs.
 
-``become_pool_worker()`` (a pool's initialiser calls it) leaves Ctrl-C to the
-parent, which stops the pool, and makes SIGTERM end the worker by raising
-``SystemExit``. Raising (rather than dying at once, the default) unwinds the
-worker's ``with lock:`` blocks: a worker stopped while it waits for its next task
-holds the pool's task-queue lock, and had it died holding it, the parent's
-``Pool.terminate()`` would wait for that lock forever. A worker in compiled code
-sees the signal when it next returns to Python (the Connect Four solver does so
-between chunks, about every 0.1 s). An exception raised inside a callback from C
-is dropped (numba's cache loads run such callbacks), so the handler also sets an
-alarm that ends the worker ``HARD_EXIT_SECONDS`` later if it is still running;
-it holds no lock of the pool then.
+``worker_pool()`` makes the pool; its initialiser calls ``become_pool_worker()``,
+which leaves Ctrl-C to the parent (which stops the pool) and makes SIGTERM end the
+worker by raising ``SystemExit``: raising, rather than dying at once (the default),
+unwinds the task and the pool's ``with lock:`` blocks. It raises only where that
+strands nothing. The pool's queues take a lock to wait for a task or send a result,
+and the lock's ``__enter__`` and ``__exit__`` are Python around the C acquire and
+release: an exception raised between the C call and the block leaves the lock
+taken by a process about to exit, and every other worker, and the parent's
+``Pool.terminate()``, then wait for it forever. An exception raised while a result
+is written could leave half a message in the pipe the parent reads. So while the
+innermost code running is such a wrapper with the lock held, or a write to a pipe,
+or the worker's exit, the stop waits; it is checked again every ``RETRY_SECONDS``
+(SIGALRM). The checks also re-raise a ``SystemExit`` that was dropped (one raised
+inside a callback from C is: numba's cache loads run such callbacks). A worker in
+compiled code sees the signal when it next returns to Python (the Connect Four
+solver does so between chunks, about every 0.1 s). A worker still running
+``HARD_EXIT_SECONDS`` after the stop (waiting on a lock the parent holds, say)
+ends at once.
 
-``awake(results)`` is how the parent reads the pool's results. The kernel may hand
-a signal meant for the whole process to any of its threads, such as one of the
-pool's; the main thread, asleep until the next result, then runs its handler only
-when it wakes. When the same stop reaches the workers too (``pkill -f``, a batch
-system stopping the process group), no result ever comes: so the parent wakes
-every ``WAKE_SECONDS`` to look.
+In the parent, the pool's threads block SIGINT and SIGTERM, so the kernel hands
+them to the main thread: a wait in the main thread (``Pool.join`` at the end of a
+build) is interrupted and the handler runs. ``awake(results)`` is how the parent
+reads the pool's results: it wakes every ``WAKE_SECONDS`` all the same, for a
+signal that another thread took (a program that made its own threads).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.pool
+import os
 import signal
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from multiprocessing.pool import IMapIterator
 from types import FrameType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 #: Seconds the parent waits for a result before it looks at its signals again.
 WAKE_SECONDS = 0.5
-#: Seconds after SIGTERM a worker that has not yet exited is ended by SIGALRM.
-HARD_EXIT_SECONDS = 2
+#: Seconds after SIGTERM a worker that has not yet exited ends at once.
+HARD_EXIT_SECONDS = 2.0
+#: Seconds between two checks of a stop that waits (or whose exception was dropped).
+RETRY_SECONDS = 0.05
+#: The module of the pool's lock wrappers, where a stop waits while the lock is held.
+LOCK_MODULE = "multiprocessing.synchronize"
+#: The module of the pool's pipes, and its functions that write a message.
+PIPE_MODULE = "multiprocessing.connection"
+PIPE_WRITERS = frozenset({"send", "send_bytes", "_send_bytes", "_send"})
+#: The modules that end a worker process: a stop that reaches them has been raised.
+EXIT_MODULES = frozenset({"multiprocessing.process", "multiprocessing.util"})
+
+#: The signals that stop a command running a pool: its main thread handles them.
+PARENT_STOPS = frozenset({signal.SIGINT, signal.SIGTERM})
 
 _Result = TypeVar("_Result")
 
+#: The signal that stopped this worker and when (``time.monotonic``), once one has.
+_stop_signal: int | None = None
+_stop_began = 0.0
 
-def _exit(signal_number: int, _frame: FrameType | None) -> None:
-    signal.signal(signal.SIGALRM, signal.SIG_DFL)
-    signal.alarm(HARD_EXIT_SECONDS)
-    raise SystemExit(128 + signal_number)
+
+def stop_must_wait(frame: FrameType | None) -> bool:
+    """Whether a stop that interrupts ``frame`` (the innermost Python frame running)
+    must not raise there: it is a pool lock's ``__enter__`` or ``__exit__`` with the
+    lock held by this process, a write to a pipe, or the worker's exit; ``None`` (no
+    frame) waits too."""
+    if frame is None:
+        return True
+    module = frame.f_globals.get("__name__", "")
+    if module in EXIT_MODULES:
+        return True
+    if module == PIPE_MODULE:
+        return frame.f_code.co_name in PIPE_WRITERS
+    if module != LOCK_MODULE:
+        return False
+    semlock = getattr(frame.f_locals.get("self"), "_semlock", None)
+    return semlock is None or bool(semlock._is_mine())
+
+
+def _check_again_soon() -> None:
+    signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
+
+
+def _stop(signal_number: int, frame: FrameType | None) -> None:
+    """SIGTERM (and the SIGALRM of its checks): raise ``SystemExit`` unless the stop
+    must wait (``stop_must_wait``) for the next check; end at once
+    ``HARD_EXIT_SECONDS`` after the first."""
+    global _stop_signal, _stop_began
+    if _stop_signal is None:
+        _stop_signal, _stop_began = signal_number, time.monotonic()
+    elif time.monotonic() - _stop_began >= HARD_EXIT_SECONDS:
+        os._exit(128 + _stop_signal)
+    _check_again_soon()
+    if not stop_must_wait(frame):
+        raise SystemExit(128 + _stop_signal)
 
 
 def become_pool_worker() -> None:
-    """Ignore Ctrl-C (the parent handles it) and end on SIGTERM by ``SystemExit``."""
+    """Ignore Ctrl-C (the parent handles it) and end on SIGTERM by ``SystemExit``,
+    raised where no lock of the pool is held."""
+    global _stop_signal
+    _stop_signal = None
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit)
+    signal.signal(signal.SIGALRM, _stop)
+    signal.signal(signal.SIGTERM, _stop)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, PARENT_STOPS | {signal.SIGALRM})
+
+
+def worker_pool(
+    jobs: int, initializer: Callable[..., None], initargs: tuple[Any, ...]
+) -> multiprocessing.pool.Pool:
+    """A pool of ``jobs`` forked workers, made by ``initializer(*initargs)``, which
+    must call ``become_pool_worker``. The pool's own threads block ``PARENT_STOPS``:
+    the kernel gives such a signal to the main thread, which wakes from any wait
+    (a ``Pool.join``, a result) to handle it; were it given to one of the pool's
+    threads, the main thread would run its handler only when its wait ended, which
+    at the end of a build, in ``join``, may be never."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, PARENT_STOPS)
+    try:
+        return multiprocessing.get_context("fork").Pool(jobs, initializer, initargs)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def awake(results: IMapIterator[_Result]) -> Iterator[_Result]:

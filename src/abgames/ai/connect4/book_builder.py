@@ -28,7 +28,6 @@ the scores still come back to this process and its work file as they are found.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import os
 import stat
 import time
@@ -51,7 +50,7 @@ from abgames.ai.connect4.position import (
 )
 from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Solver
 from abgames.files import check_output, kind_of, open_output, read_lines
-from abgames.pool_signals import awake, become_pool_worker
+from abgames.pool_signals import awake, become_pool_worker, worker_pool
 
 if TYPE_CHECKING:
     from abgames.cluster import Cluster
@@ -381,11 +380,7 @@ def build(
     if write_only:  # and every: what the solved part of the level decides goes in too
         _score_earlier(positions_by_ply(root, last_ply), solved, log)
         return _write_book(solved, columns, work_path, output, log, earlier_max_moves)
-    pool = (
-        multiprocessing.get_context("fork").Pool(jobs, _init_worker, (table_bits,))
-        if jobs > 1 and cluster is None
-        else None
-    )
+    pool = worker_pool(jobs, _init_worker, (table_bits,)) if jobs > 1 and cluster is None else None
     if pool is None and cluster is None:
         _init_worker(table_bits, pooled=False)
     try:

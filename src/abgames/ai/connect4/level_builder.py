@@ -23,7 +23,6 @@ come back to this process either way.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -44,7 +43,7 @@ from abgames.ai.connect4.level_book import (
 )
 from abgames.ai.connect4.solver import Solver
 from abgames.files import check_output
-from abgames.pool_signals import awake, become_pool_worker
+from abgames.pool_signals import awake, become_pool_worker, worker_pool
 
 if TYPE_CHECKING:
     from abgames.cluster import Cluster
@@ -163,7 +162,7 @@ def _results(
         _init_worker(table_bits, pooled=False)
         yield from map(solve_slots, tasks)
         return
-    pool = multiprocessing.get_context("fork").Pool(jobs, _init_worker, (table_bits,))
+    pool = worker_pool(jobs, _init_worker, (table_bits,))
     try:
         yield from awake(pool.imap_unordered(solve_slots, tasks))
     except BaseException:
