@@ -311,6 +311,17 @@ def test_the_shipped_level_agrees_with_the_solver() -> None:
         assert level.index.position(int(slot)) is None
 
 
+def test_the_shipped_level_is_complete() -> None:
+    """Every position of 12 discs is scored: ``perfect`` answers 8-11 disc positions
+    by a search to the level, never a live solve (a partial file would bring those
+    back, up to seconds)."""
+    level = load_default_level()
+    assert level is not None
+    assert level.discs == DEFAULT_LEVEL_DISCS
+    assert level.complete
+    assert not np.any(level.scores == UNSCORED)
+
+
 def test_every_slot_is_handed_out_once_centre_first() -> None:
     level = LevelBook.empty(6)
     index = level.index
