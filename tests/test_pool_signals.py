@@ -24,6 +24,7 @@ from abgames.pool_signals import (
     awake,
     become_pool_worker,
     stop_must_wait,
+    stop_pool,
     worker_pool,
 )
 
@@ -244,3 +245,36 @@ def test_the_pools_threads_leave_stops_to_the_main_thread_and_workers_take_them(
     finally:
         pool.terminate()
         pool.join()
+
+
+#: Set by the deaf worker's task once it runs (its SIGTERM is ignored by then).
+_deaf_task_started = multiprocessing.get_context("fork").Event()
+
+
+def _ignore_sigterm() -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _start_a_long_task() -> None:
+    _deaf_task_started.set()
+    time.sleep(TASK_SECONDS)
+
+
+def test_stop_pool_kills_a_worker_that_outlives_its_sigterm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Pool.terminate()`` alone would wait for this worker (busy, deaf to SIGTERM)
+    forever; ``stop_pool`` kills it and returns."""
+    monkeypatch.setattr(pool_signals, "KILL_AFTER_SECONDS", 0.1)
+    before = set(multiprocessing.active_children())
+    pool = multiprocessing.get_context("fork").Pool(1, _ignore_sigterm)
+    _deaf_task_started.clear()
+    pool.apply_async(_start_a_long_task)
+    [worker] = set(multiprocessing.active_children()) - before
+    assert _deaf_task_started.wait(HANG_GUARD)
+    stopping = threading.Thread(target=stop_pool, args=(pool,), daemon=True)
+    stopping.start()
+    stopping.join(HANG_GUARD)
+    assert not stopping.is_alive(), "stop_pool waited for the worker"
+    worker.join(HANG_GUARD)
+    assert worker.exitcode == -signal.SIGKILL, worker.exitcode

@@ -12,12 +12,14 @@ taken by a process about to exit, and every other worker, and the parent's
 is written could leave half a message in the pipe the parent reads. So while the
 innermost code running is such a wrapper with the lock held, or a write to a pipe,
 or the worker's exit, the stop waits; it is checked again every ``RETRY_SECONDS``
-(SIGALRM). The checks also re-raise a ``SystemExit`` that was dropped (one raised
-inside a callback from C is: numba's cache loads run such callbacks). A worker in
+(SIGALRM). It waits in the compiler's code too (numba's cache loads call Python
+from C, which drops an exception raised there with a traceback on stderr), and the
+checks re-raise a ``SystemExit`` that was dropped all the same. A worker in
 compiled code sees the signal when it next returns to Python (the Connect Four
 solver does so between chunks, about every 0.1 s). A worker still running
 ``HARD_EXIT_SECONDS`` after the stop (waiting on a lock the parent holds, say)
-ends at once.
+ends at once, and the parent's ``stop_pool`` kills a worker still running after
+``KILL_AFTER_SECONDS``.
 
 In the parent, the pool's threads block SIGINT and SIGTERM, so the kernel hands
 them to the main thread: a wait in the main thread (``Pool.join`` at the end of a
@@ -32,6 +34,7 @@ import multiprocessing
 import multiprocessing.pool
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from multiprocessing.pool import IMapIterator
@@ -42,6 +45,8 @@ from typing import Any, TypeVar
 WAKE_SECONDS = 0.5
 #: Seconds after SIGTERM a worker that has not yet exited ends at once.
 HARD_EXIT_SECONDS = 2.0
+#: Seconds the parent's ``stop_pool`` waits before it kills the workers still running.
+KILL_AFTER_SECONDS = 2 * HARD_EXIT_SECONDS
 #: Seconds between two checks of a stop that waits (or whose exception was dropped).
 RETRY_SECONDS = 0.05
 #: The module of the pool's lock wrappers, where a stop waits while the lock is held.
@@ -49,6 +54,9 @@ LOCK_MODULE = "multiprocessing.synchronize"
 #: The module of the pool's pipes, and its functions that write a message.
 PIPE_MODULE = "multiprocessing.connection"
 PIPE_WRITERS = frozenset({"send", "send_bytes", "_send_bytes", "_send"})
+#: The packages of the compiler, whose cache loads call Python from C: an exception
+#: raised there is dropped with a traceback on stderr, so a stop waits till they return.
+COMPILER_PACKAGES = ("numba", "llvmlite")
 #: The modules that end a worker process: a stop that reaches them has been raised.
 EXIT_MODULES = frozenset({"multiprocessing.process", "multiprocessing.util"})
 
@@ -65,8 +73,8 @@ _stop_began = 0.0
 def stop_must_wait(frame: FrameType | None) -> bool:
     """Whether a stop that interrupts ``frame`` (the innermost Python frame running)
     must not raise there: it is a pool lock's ``__enter__`` or ``__exit__`` with the
-    lock held by this process, a write to a pipe, or the worker's exit; ``None`` (no
-    frame) waits too."""
+    lock held by this process, a write to a pipe, the compiler's code, or the
+    worker's exit; ``None`` (no frame) waits too."""
     if frame is None:
         return True
     module = frame.f_globals.get("__name__", "")
@@ -74,6 +82,8 @@ def stop_must_wait(frame: FrameType | None) -> bool:
         return True
     if module == PIPE_MODULE:
         return frame.f_code.co_name in PIPE_WRITERS
+    if module.split(".", 1)[0] in COMPILER_PACKAGES:
+        return True
     if module != LOCK_MODULE:
         return False
     semlock = getattr(frame.f_locals.get("self"), "_semlock", None)
@@ -135,3 +145,22 @@ def awake(results: IMapIterator[_Result]) -> Iterator[_Result]:
             continue
         except StopIteration:
             return
+
+
+def _kill_workers() -> None:
+    for child in multiprocessing.active_children():
+        child.kill()
+
+
+def stop_pool(pool: multiprocessing.pool.Pool) -> None:
+    """``pool.terminate()``, which sends each worker SIGTERM and waits for it, with every
+    worker still running ``KILL_AFTER_SECONDS`` later killed (SIGKILL): the parent
+    holds the pool's task lock by then, so a worker waiting for that lock holds
+    nothing a kill could strand, and no worker can keep the parent waiting."""
+    watchdog = threading.Timer(KILL_AFTER_SECONDS, _kill_workers)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        pool.terminate()
+    finally:
+        watchdog.cancel()

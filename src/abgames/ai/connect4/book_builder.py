@@ -50,7 +50,7 @@ from abgames.ai.connect4.position import (
 )
 from abgames.ai.connect4.solver import CELLS, DEFAULT_TABLE_BITS, Solver
 from abgames.files import check_output, kind_of, open_output, read_lines
-from abgames.pool_signals import awake, become_pool_worker, worker_pool
+from abgames.pool_signals import awake, become_pool_worker, stop_pool, worker_pool
 
 if TYPE_CHECKING:
     from abgames.cluster import Cluster
@@ -392,7 +392,7 @@ def build(
                 _solve_met(root, root_position, last_ply, solving, solved, work_path)
     except BaseException:
         if pool is not None:
-            pool.terminate()  # Ctrl-C or an error: the workers' running solves are dropped
+            stop_pool(pool)  # Ctrl-C or an error: the workers' running solves are dropped
         raise
     finally:
         if pool is not None:

@@ -43,7 +43,7 @@ from abgames.ai.connect4.level_book import (
 )
 from abgames.ai.connect4.solver import Solver
 from abgames.files import check_output
-from abgames.pool_signals import awake, become_pool_worker, worker_pool
+from abgames.pool_signals import awake, become_pool_worker, stop_pool, worker_pool
 
 if TYPE_CHECKING:
     from abgames.cluster import Cluster
@@ -166,7 +166,7 @@ def _results(
     try:
         yield from awake(pool.imap_unordered(solve_slots, tasks))
     except BaseException:
-        pool.terminate()  # Ctrl-C or an error: the workers' running solves are dropped
+        stop_pool(pool)  # Ctrl-C or an error: the workers' running solves are dropped
         raise
     finally:
         pool.close()
