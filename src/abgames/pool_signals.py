@@ -154,9 +154,10 @@ def _kill_workers() -> None:
 
 def stop_pool(pool: multiprocessing.pool.Pool) -> None:
     """``pool.terminate()``, which sends each worker SIGTERM and waits for it, with every
-    worker still running ``KILL_AFTER_SECONDS`` later killed (SIGKILL): the parent
-    holds the pool's task lock by then, so a worker waiting for that lock holds
-    nothing a kill could strand, and no worker can keep the parent waiting."""
+    child process still running ``KILL_AFTER_SECONDS`` later killed (SIGKILL; the
+    children of a command that runs a pool are its workers): the parent holds the
+    pool's task lock by then, so a worker waiting for that lock holds nothing a kill
+    could strand, and no worker can keep the parent waiting."""
     watchdog = threading.Timer(KILL_AFTER_SECONDS, _kill_workers)
     watchdog.daemon = True
     watchdog.start()
