@@ -16,6 +16,9 @@ For a cold first move: NUMBA_CACHE_DIR=$(mktemp -d) python benchmarks/gomoku_spe
 
 ``--rule standard|renju`` searches the same positions under that rule (they are legal
 under all three), to show what exact fives and Renju's forbidden points cost.
+
+``--net`` searches with the learned evaluation on (``search.eval_net``: the shipped
+network, or the file ``ABGAMES_GOMOKU_NET`` names), to show what it costs a node.
 """
 
 from __future__ import annotations
@@ -55,7 +58,9 @@ def first_move() -> tuple[float, float, int]:
     return float(ready), float(move), int(depth)
 
 
-def fixed_depth(depth: int, repeat: int, rule: str = Rule.FREESTYLE.value) -> None:
+def fixed_depth(
+    depth: int, repeat: int, rule: str = Rule.FREESTYLE.value, net: bool = False
+) -> None:
     """Search every position to ``depth`` under ``rule`` and print node counts, answers
     and nodes/s."""
     from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
@@ -66,10 +71,14 @@ def fixed_depth(depth: int, repeat: int, rule: str = Rule.FREESTYLE.value) -> No
     leaf = EngineSettings().leaf_vcf_depth  # hard's
     for title, leaf_vcf in (("with the leaf VCF", leaf), ("alpha-beta only (leaf VCF off)", 0)):
         settings = EngineSettings(
-            root_vcf_depth=0, root_vct_depth=0, defence_vct_depth=0, leaf_vcf_depth=leaf_vcf
+            root_vcf_depth=0,
+            root_vct_depth=0,
+            defence_vct_depth=0,
+            leaf_vcf_depth=leaf_vcf,
+            eval_net=net,
         )
         GomokuEngine(settings).solve(Gomoku.from_notation("h8"), depth=1)  # compile or load
-        print(f"{title}, depth {depth}, {rule}")
+        print(f"{title}, depth {depth}, {rule}{', learned evaluation' if net else ''}")
         total_nodes = 0
         total_time = 0.0
         for text in POSITIONS:
@@ -107,9 +116,10 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=0, help="fixed-depth counts instead")
     parser.add_argument("--repeat", type=int, default=1, help="timings per position (--depth)")
     parser.add_argument("--rule", choices=[r.value for r in Rule], default=Rule.FREESTYLE.value)
+    parser.add_argument("--net", action="store_true", help="with the learned evaluation")
     args = parser.parse_args()
     if args.depth > 0:
-        fixed_depth(args.depth, args.repeat, args.rule)
+        fixed_depth(args.depth, args.repeat, args.rule, args.net)
         return
     ready, move, depth = first_move()
     print(
@@ -121,7 +131,7 @@ def main() -> None:
     from abgames.search.limit import Limit
 
     for title, leaf_vcf in (("with the leaf VCF", 4), ("alpha-beta only (leaf VCF off)", 0)):
-        print(f"{title}, {args.rule}")
+        print(f"{title}, {args.rule}{', learned evaluation' if args.net else ''}")
         engine = GomokuEngine(
             EngineSettings(
                 root_vcf_depth=0,
@@ -129,6 +139,7 @@ def main() -> None:
                 defence_vct_depth=0,
                 leaf_vcf_depth=leaf_vcf,
                 use_full_time=True,
+                eval_net=args.net,
             )
         )
         total_nodes = 0

@@ -32,6 +32,7 @@ from abgames.arena.openings import random_openings
 from abgames.arena.records import RecordWriter, read_records
 from abgames.arena.runner import ArenaResult, ArenaSettings, EngineMissingError, run_arena
 from abgames.arena.stats import Sprt
+from abgames.arena.teacher import CLUSTER_BATCH, label_positions, load_labels
 from abgames.cli import main
 from abgames.cluster import INSTALL_HINT, Cluster, ClusterError, ClusterUnreachable
 
@@ -44,6 +45,8 @@ OBJECT_STORE_BYTES = 80 * 1024 * 1024
 BOOK_ROOT = "527533114336774424"
 #: Turn limit far above what the depth-limited levels need, so games do not depend on time.
 GENEROUS_TURN_MS = 60_000
+#: A game whose positions a teacher scores (``test_teacher_labels_made_on_the_cluster...``).
+LABELLED_GAME = "h8 i8 i5 h9 j6 j9 k7 l8 k5 g9 l9 m10 e5 e6 c3 c4 n1 n2"
 #: Nobody listens on port 1.
 UNREACHABLE = "127.0.0.1:1"
 
@@ -262,6 +265,31 @@ def test_a_level_built_on_the_cluster_is_the_local_level(
         )
     assert local.counts()[0] > 100
     assert np.array_equal(remote.scores, local.scores)
+
+
+def test_teacher_labels_made_on_the_cluster_are_the_local_ones(
+    ray_cluster: LocalTestCluster, tmp_path: Path
+) -> None:
+    brain = [sys.executable, str(Path(__file__).parent / "engines" / "random_brain.py"), "--scores"]
+    # More positions than one task's batch, one of them not quiet (never sent).
+    game = LABELLED_GAME.split()
+    positions = [" ".join(game[:ply]) for ply in range(8, 19)] + ["h8 a1 i8 a3 j8 a5"]
+    positions += [f"{moves} a15 o15" for moves in positions[:10]]
+    local = label_positions(brain, positions, tmp_path / "local.jsonl", turn_ms=200)
+    with Cluster(ray_cluster.address) as cluster:
+        remote = label_positions(
+            brain, positions, tmp_path / "remote.jsonl", turn_ms=200, cluster=cluster
+        )
+    assert len(positions) > CLUSTER_BATCH
+    assert (remote.labelled, remote.skipped_loud) == (local.labelled, local.skipped_loud)
+    assert remote.labelled >= 10 and remote.failures == 0
+    scored = {label.moves: label.score for label in load_labels(tmp_path / "remote.jsonl")}
+    assert scored == {label.moves: label.score for label in load_labels(tmp_path / "local.jsonl")}
+    with Cluster(ray_cluster.address) as cluster:
+        again = label_positions(
+            brain, positions, tmp_path / "remote.jsonl", turn_ms=200, cluster=cluster
+        )
+    assert again.labelled == 0  # resumed: nothing left to score
 
 
 def test_a_missing_external_engine_is_named_once_per_node(ray_cluster: LocalTestCluster) -> None:

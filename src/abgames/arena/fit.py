@@ -59,17 +59,17 @@ class FitResult:
     spread_factor: float
 
 
-def _probability(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def probability(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     result: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-np.clip(x, -LOGIT_CLAMP, LOGIT_CLAMP)))
     return result
 
 
-def _cross_entropy(q: npt.NDArray[np.float64], p: npt.NDArray[np.float64]) -> float:
+def cross_entropy(q: npt.NDArray[np.float64], p: npt.NDArray[np.float64]) -> float:
     q = np.clip(q, 1e-12, 1 - 1e-12)
     return float(-np.mean(p * np.log(q) + (1 - p) * np.log(1 - q)))
 
 
-def _correlation(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float:
+def correlation(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float:
     if a.std() == 0 or b.std() == 0:
         return 0.0
     return float(np.corrcoef(a, b)[0, 1])
@@ -116,7 +116,7 @@ def fit_weights(
     free = free & (matrix[train].std(axis=0) > 0)
     if not free.any():
         raise FitError("none of the weights to fit varies over these positions")
-    target = _probability(values / teacher_scale)
+    target = probability(values / teacher_scale)
     before = matrix @ start
     # The fit's own intercept (a column of ones, from 0): the teacher's mean edge for
     # the side to move is not forced into the pattern weights. It is not an engine
@@ -127,7 +127,7 @@ def fit_weights(
     engine_scale = float(
         min(
             ENGINE_SCALES,
-            key=lambda k: _cross_entropy(_probability(before[train] / k), target[train]),
+            key=lambda k: cross_entropy(probability(before[train] / k), target[train]),
         )
     )
     weights = start.copy()
@@ -137,7 +137,7 @@ def fit_weights(
     beta1, beta2 = ADAM_BETAS
     rows = matrix[train]
     for index in range(1, steps + 1):
-        predicted = _probability(rows @ weights / engine_scale)
+        predicted = probability(rows @ weights / engine_scale)
         gradient = rows.T @ (predicted - target[train]) / len(rows) / engine_scale
         gradient[~free] = 0.0
         moment = beta1 * moment + (1 - beta1) * gradient
@@ -164,7 +164,7 @@ def fit_weights(
         intercept=intercept * factor,
         positions=count,
         engine_scale=engine_scale,
-        holdout_before=_correlation(values[holdout], before[holdout]),
-        holdout_after=_correlation(values[holdout], after[holdout]),
+        holdout_before=correlation(values[holdout], before[holdout]),
+        holdout_after=correlation(values[holdout], after[holdout]),
         spread_factor=factor,
     )

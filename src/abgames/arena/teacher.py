@@ -11,7 +11,10 @@ Labels go to a JSON-lines file, one ``{"moves", "score"}`` object a line, flushe
 each arrives: a run stopped in any way loses at most the positions under way, and
 the same call resumes it (positions already labelled are skipped; a torn last line
 is ignored). Positions the brain scores with no matching line are left out and
-counted; a brain that dies is restarted.
+counted; a brain that dies is restarted. On a Ray cluster (``label_positions(...,
+cluster=...)``) batches of positions are tasks, each scored by a brain started on its
+node (the brain's command must work on every node), and the labels are written here
+as each batch comes back.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku.features import is_quiet
@@ -33,6 +36,9 @@ from abgames.files import open_output, read_lines
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import Gomoku, Rule
 from abgames.protocols.client import EngineError, GomocupClient
+
+if TYPE_CHECKING:
+    from abgames.cluster import Cluster
 
 #: Reads ``score -12`` (pbrain-abgames) and ``估值: -12`` (Rapfi 2018).
 DEFAULT_SCORE_PATTERN = r"(?:score|估值)[:\s]+([+-]?\d+)"
@@ -170,6 +176,64 @@ class _Teacher:
             self.client = None
 
 
+#: What became of one position sent to label (``score_position``).
+LABELLED, LOUD, UNSCORED, FAILED = "labelled", "loud", "unscored", "failed"
+#: Positions one cluster task scores with one brain, so its start-up is paid once a batch.
+CLUSTER_BATCH = 16
+
+
+def _compiled(score_pattern: str) -> re.Pattern[str]:
+    try:
+        pattern = re.compile(score_pattern)
+    except re.error as error:
+        raise TeacherError(f"the score pattern {score_pattern!r} is not valid: {error}") from None
+    if pattern.groups != 1:
+        raise TeacherError(f"the score pattern {score_pattern!r} needs exactly one group")
+    return pattern
+
+
+def score_position(
+    teacher: _Teacher, board: nb.Board, template: Gomoku, moves: str, pattern: re.Pattern[str]
+) -> tuple[str, int | None, str]:
+    """(``LABELLED`` and the score, or ``LOUD``, ``UNSCORED`` or ``FAILED``; the
+    brain's error) for one position."""
+    try:
+        state = Gomoku.from_notation(moves, **template.options())
+    except (IllegalMoveError, ValueError):
+        return LOUD, None, ""
+    nb.load(board, state)
+    if state.outcome() is not None or not is_quiet(board):
+        return LOUD, None, ""
+    try:
+        chatter = teacher.chatter_for(state)
+    except EngineError as error:
+        return FAILED, None, str(error)
+    score = read_score(chatter, pattern)
+    return (UNSCORED, None, "") if score is None else (LABELLED, score, "")
+
+
+def label_batch(
+    command: Sequence[str],
+    batch: Sequence[str],
+    turn_ms: int,
+    size: int,
+    rule: str,
+    score_pattern: str,
+) -> list[tuple[str, str, int | None, str]]:
+    """(moves, outcome, score, error) for each position of ``batch``, scored by one
+    brain ``command`` started for the batch (a cluster task: ``Cluster.stream``)."""
+    template = Gomoku(size, Rule(rule))
+    teacher = _Teacher(command, template, turn_ms)
+    board = nb.new_board(size, Rule(rule))
+    pattern = _compiled(score_pattern)
+    try:
+        return [
+            (moves, *score_position(teacher, board, template, moves, pattern)) for moves in batch
+        ]
+    finally:
+        teacher.close()
+
+
 def label_positions(
     command: Sequence[str],
     positions: Sequence[str],
@@ -182,24 +246,41 @@ def label_positions(
     score_pattern: str = DEFAULT_SCORE_PATTERN,
     limit: int | None = None,
     progress: Callable[[LabelRun], None] | None = None,
+    cluster: Cluster | None = None,
 ) -> LabelRun:
     """Label the quiet ``positions`` not yet in ``labels_path`` with the brain
-    ``command`` at ``turn_ms`` a move, ``workers`` brains at once, up to ``limit``
-    new labels; appends to ``labels_path``. ``TeacherError`` for a pattern that
-    does not compile or a brain that cannot start at all."""
-    try:
-        pattern = re.compile(score_pattern)
-    except re.error as error:
-        raise TeacherError(f"the score pattern {score_pattern!r} is not valid: {error}") from None
-    if pattern.groups != 1:
-        raise TeacherError(f"the score pattern {score_pattern!r} needs exactly one group")
+    ``command`` at ``turn_ms`` a move, ``workers`` brains at once (or, on ``cluster``,
+    one per task of ``CLUSTER_BATCH`` positions, as many as it has CPUs), up to
+    ``limit`` new labels; appends to ``labels_path`` as each arrives. ``TeacherError``
+    for a pattern that does not compile or a brain that cannot start at all."""
+    pattern = _compiled(score_pattern)
     done = {label.moves for label in load_labels(labels_path)}
-    pending = iter([moves for moves in positions if moves not in done])
+    todo = [moves for moves in positions if moves not in done]
+    pending = iter(todo)
     run = LabelRun()
     lock = threading.Lock()
     labels_path.parent.mkdir(parents=True, exist_ok=True)
     template = Gomoku(size, rule)
     start_failures: list[str] = []
+
+    def record(out: TextIO, moves: str, outcome: str, score: int | None, error: str) -> None:
+        """Count one answer (under ``lock``) and write a label."""
+        if outcome == LOUD:
+            run.skipped_loud += 1
+        elif outcome == UNSCORED:
+            run.unscored += 1
+        elif outcome == FAILED:
+            run.failures += 1
+            if run.labelled == 0 and run.failures >= 3:
+                start_failures.append(error)
+                for _ in pending:  # the others stop too
+                    pass
+        else:
+            out.write(json.dumps({"moves": moves, "score": score}) + "\n")
+            out.flush()
+            run.labelled += 1
+            if progress is not None:
+                progress(run)
 
     def work(out: TextIO) -> None:
         teacher = _Teacher(command, template, turn_ms)
@@ -210,46 +291,34 @@ def label_positions(
                     moves = next(pending, None)
                     if moves is None or (limit is not None and run.labelled >= limit):
                         return
-                try:
-                    state = Gomoku.from_notation(moves, **template.options())
-                except (IllegalMoveError, ValueError):
-                    with lock:
-                        run.skipped_loud += 1
-                    continue
-                nb.load(board, state)
-                if state.outcome() is not None or not is_quiet(board):
-                    with lock:
-                        run.skipped_loud += 1
-                    continue
-                try:
-                    chatter = teacher.chatter_for(state)
-                except EngineError as error:
-                    with lock:
-                        run.failures += 1
-                        if run.labelled == 0 and run.failures >= 3:
-                            start_failures.append(str(error))
-                            for _ in pending:  # the others stop too
-                                pass
-                    continue
-                score = read_score(chatter, pattern)
+                answer = score_position(teacher, board, template, moves, pattern)
                 with lock:
-                    if score is None:
-                        run.unscored += 1
-                        continue
-                    out.write(json.dumps({"moves": moves, "score": score}) + "\n")
-                    out.flush()
-                    run.labelled += 1
-                    if progress is not None:
-                        progress(run)
+                    record(out, moves, *answer)
         finally:
             teacher.close()
 
     with io.TextIOWrapper(open_output(labels_path, append=True), encoding="utf-8") as out:
-        threads = [threading.Thread(target=work, args=(out,)) for _ in range(max(1, workers))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        if cluster is not None:
+            batches = [todo[i : i + CLUSTER_BATCH] for i in range(0, len(todo), CLUSTER_BATCH)]
+            jobs = (
+                (index, (tuple(command), batch, turn_ms, size, rule.value, score_pattern))
+                for index, batch in enumerate(batches)
+            )
+
+            def stop() -> bool:
+                return bool(start_failures) or (limit is not None and run.labelled >= limit)
+
+            for _, answers in cluster.stream(label_batch, jobs, stop=stop):
+                for moves, outcome, score, error in answers:
+                    if limit is not None and run.labelled >= limit and outcome == LABELLED:
+                        continue
+                    record(out, moves, outcome, score, error)
+        else:
+            threads = [threading.Thread(target=work, args=(out,)) for _ in range(max(1, workers))]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
     if start_failures:
         raise TeacherError(f"the teacher {' '.join(command)} fails: {start_failures[0]}")
     return run

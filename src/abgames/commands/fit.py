@@ -1,21 +1,27 @@
-"""``abgames fit gomoku``: fit the evaluation's weights to a teacher engine's scores.
+"""``abgames fit gomoku``: fit the evaluation to a teacher engine's scores.
 
 Positions come from arena records files (``--games``); a Gomocup brain
 (``--teacher``) scores the quiet ones, resumably, into ``--labels``
-(``abgames.arena.teacher``); the weights are fitted to those scores
-(``abgames.arena.fit``). See docs/tuning.md.
+(``abgames.arena.teacher``). Then either the evaluation's weights are fitted to those
+scores (``abgames.arena.fit``), or, with ``--model net``, the learned evaluation's
+network is trained on them and the games' results (``abgames.arena.net_training``,
+resumable from its checkpoint) and written to ``--out`` as a network file
+(``abgames.ai.gomoku.netfile``). See docs/tuning.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shlex
 import sys
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 from abgames.arena.engines import check_limit_ms
 from abgames.arguments import integer
+from abgames.commands.cluster_option import add_cluster_option, cluster_of
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import Gomoku, Rule
 
@@ -81,6 +87,7 @@ def register(subparsers: Any) -> None:
         help=f"the brain's time a position, ms (default {DEFAULT_TEACHER_MS})",
     )
     parser.add_argument("--positions", type=integer, help="new positions to score at most")
+    add_cluster_option(parser, "teacher's positions (the brain installed on every node)")
     parser.add_argument("--concurrency", type=integer, default=1, help="brains at once")
     parser.add_argument(
         "--score-pattern",
@@ -92,6 +99,26 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--rule", choices=[r.value for r in Rule], default=Rule.FREESTYLE.value)
     parser.add_argument("--size", type=integer, default=15, help="board size")
+    parser.add_argument(
+        "--model",
+        choices=["weights", "net"],
+        default="weights",
+        help="fit the weights (default) or train the network of the learned evaluation",
+    )
+    parser.add_argument("--out", type=Path, help="--model net: the network file to write")
+    parser.add_argument(
+        "--hidden", type=integer, default=16, help="--model net: hidden units (default 16)"
+    )
+    parser.add_argument(
+        "--steps", type=integer, default=3000, help="--model net: training steps (default 3000)"
+    )
+    parser.add_argument(
+        "--result-weight",
+        type=float,
+        default=0.25,
+        help="--model net: the share of a position's target from its game's result "
+        "(default 0.25; the rest from the teacher's score)",
+    )
     parser.set_defaults(run=run_command)
 
 
@@ -122,18 +149,21 @@ def _label(args: argparse.Namespace, rule: Rule) -> None:
         if run.labelled % 500 == 0:
             print(f"{run.labelled} positions scored", file=sys.stderr, flush=True)
 
-    run = label_positions(
-        command,
-        positions,
-        args.labels,
-        turn_ms=args.teacher_ms,
-        size=args.size,
-        rule=rule,
-        workers=args.concurrency,
-        score_pattern=args.score_pattern or DEFAULT_SCORE_PATTERN,
-        limit=args.positions,
-        progress=progress,
-    )
+    cluster = cluster_of(args)
+    with cluster if cluster is not None else contextlib.nullcontext():
+        run = label_positions(
+            command,
+            positions,
+            args.labels,
+            turn_ms=args.teacher_ms,
+            size=args.size,
+            rule=rule,
+            workers=args.concurrency,
+            score_pattern=args.score_pattern or DEFAULT_SCORE_PATTERN,
+            limit=args.positions,
+            progress=progress,
+            cluster=cluster,
+        )
     print(
         f"{len(positions)} positions in the games: {run.labelled} scored now, "
         f"{run.skipped_loud} not quiet, {run.unscored} without a score, "
@@ -190,9 +220,84 @@ def _fit(args: argparse.Namespace, rule: Rule) -> int:
     return 0
 
 
+def _train_net(args: argparse.Namespace, rule: Rule) -> int:
+    import time
+
+    from abgames.ai.gomoku import netfile
+    from abgames.arena import net_training as nt
+    from abgames.arena.records import read_records
+    from abgames.arena.teacher import load_labels
+
+    labels = load_labels(args.labels)
+    games = [game for path in args.games for game in read_records(path)]
+    data = nt.net_dataset(
+        [(label.moves, label.score) for label in labels],
+        nt.results_by_position(games),
+        size=args.size,
+        rule=rule,
+    )
+    settings = nt.TrainSettings(
+        hidden=args.hidden, steps=args.steps, result_weight=args.result_weight
+    )
+    checkpoint = args.out.with_name(args.out.name + ".ckpt.npz")
+
+    def progress(step: int, held_loss: float, train_loss: float) -> None:
+        print(
+            f"step {step}: training loss {train_loss:.5f}, best held-out {held_loss:.5f}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    import numpy as np
+
+    started = time.perf_counter()
+    result = nt.train(data, settings, checkpoint, progress)
+    network = nt.quantize(result.net)
+    known = int((~np.isnan(data.results)).sum()) if len(data.results) else 0
+    training = {
+        "labels": str(args.labels),
+        "games": [str(path) for path in args.games],
+        "positions": len(data.scores),
+        "with_result": known,
+        "train_positions": result.train_positions,
+        "holdout_positions": result.holdout_positions,
+        "settings": asdict(settings),
+        "engine_scale": result.engine_scale,
+        "steps": result.steps,
+        "best_step": result.best_step,
+        "holdout_loss": [round(result.holdout_loss_before, 6), round(result.holdout_loss_after, 6)],
+        "holdout_correlation": [
+            round(result.holdout_correlation_before, 4),
+            round(result.holdout_correlation_after, 4),
+        ],
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    network = replace(network, training=training, check=nt.check_set(data, network))
+    netfile.write(network, args.out)
+    print(
+        f"{len(data.scores)} quiet undecided positions ({known} with a game's result), "
+        f"{result.holdout_positions} held out; engine scale {result.engine_scale:.0f}"
+    )
+    print(
+        f"held-out loss {result.holdout_loss_before:.5f} -> {result.holdout_loss_after:.5f}; "
+        f"correlation with the teacher {result.holdout_correlation_before:.3f} -> "
+        f"{result.holdout_correlation_after:.3f} (best at step {result.best_step})"
+    )
+    print(f"wrote {args.out} ({network.hidden} hidden units)")
+    print(
+        f"check it: {netfile.NET_FILE_VARIABLE}={args.out} abgames arena gomoku --engine "
+        "level=hard,name=net,search.eval_net=1 --engine level=hard --games 400 "
+        "--turn-ms 200 --concurrency 2"
+    )
+    return 0
+
+
 def run_command(args: argparse.Namespace) -> int:
+    from abgames.ai.gomoku.netfile import NetFileError
+    from abgames.ai.gomoku.weights import NET_HIDDEN_MAX
     from abgames.arena.fit import FitError
     from abgames.arena.teacher import TeacherError
+    from abgames.cluster import ClusterError
 
     rule = Rule(args.rule)
     try:
@@ -201,10 +306,21 @@ def run_command(args: argparse.Namespace) -> int:
             raise ValueError("--concurrency must be at least 1")
         check_limit_ms(args.teacher_ms, "--teacher-ms")
         _fitted_names(args.params)
+        if args.model == "net":
+            if args.out is None:
+                raise ValueError("--model net: give --out, the network file to write")
+            if not 1 <= args.hidden <= NET_HIDDEN_MAX:
+                raise ValueError(f"--hidden: 1 to {NET_HIDDEN_MAX} units")
+            if args.steps < 1:
+                raise ValueError("--steps must be at least 1")
+            if not 0.0 <= args.result_weight <= 1.0:
+                raise ValueError("--result-weight: a share from 0 to 1")
         if args.teacher is not None:
             _label(args, rule)
+        if args.model == "net":
+            return _train_net(args, rule)
         return _fit(args, rule)
-    except (TeacherError, FitError, ValueError) as error:
+    except (TeacherError, FitError, NetFileError, ClusterError, ValueError) as error:
         print(f"abgames fit: {error}", file=sys.stderr)
         return 2
     except OSError as error:

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from abgames.ai.gomoku import board as nb
+from abgames.ai.gomoku import netfile
 from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku import tables as kt
 from abgames.ai.gomoku.settings import EngineSettings as EngineSettings
@@ -87,6 +88,8 @@ class GomokuEngine:
     def __init__(self, settings: EngineSettings | None = None, seed: int | None = None) -> None:
         self.settings = settings or EngineSettings()
         self._weights = eval_weights(dict(self.settings.eval_overrides))
+        if self.settings.eval_net:
+            netfile.pack(self._weights, netfile.engine_network())
         #: With a seed, equally scored root moves are reordered at random (reproducibly)
         #: between iterations, so the choice among equally good moves varies with it.
         self._rng = None if seed is None else np.random.default_rng(generator_seed(seed))

@@ -4,8 +4,10 @@
 
 ``evaluate`` weighs both sides' pattern counts and cell shapes (attack weights for the
 side to move, defence weights for the other, laid out as ``weights.EVAL_NAMES``), their
-combination cells (double four, four-three, double three) and the move in hand. It
-reads the board's incremental counts and threat sets only: no move is tried.
+combination cells (double four, four-three, double three) and the move in hand, plus,
+when the vector holds one (``weights.NET_ON``), a small network's correction over the
+same counts (``net_score``). It reads the board's incremental counts and threat sets
+only: no move is tried.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from numba import njit
 
 from abgames.ai import kernel_cache
 from abgames.ai.gomoku import patterns as pt
-from abgames.ai.gomoku.board import I_RENJU, I_TO_MOVE, T_FOUR, T_THREE, Board
+from abgames.ai.gomoku.board import I_PLY, I_RENJU, I_TO_MOVE, T_FOUR, T_THREE, Board
 from abgames.ai.gomoku.weights import (
     COMBO_DOUBLE_FOUR,
     COMBO_DOUBLE_THREE,
@@ -30,36 +32,102 @@ from abgames.ai.gomoku.weights import (
     EVAL_DEFENCE_SHAPE,
     EVAL_LIMIT,
     EVAL_TEMPO,
+    NET_HIDDEN,
+    NET_HIDDEN_BIAS,
+    NET_IN,
+    NET_INPUTS,
+    NET_ON,
+    NET_OUT,
+    NET_OUT_BIAS,
+    NET_SCALE,
+    NET_SIDE_COLUMNS,
+    NET_SIDE_INPUTS,
 )
 
 kernel_cache.guard_cache_writes()  # before any kernel is compiled or saved
 
 
 @njit(cache=True, nogil=True)
-def _combo_score(board: Board, player: int, weights: npt.NDArray[np.int64], base: int) -> int:
-    """``player``'s combination cells (double four, four-three, double three) weighted
-    from ``weights[base:]``. Read off the threat sets: cells with a four-making
-    direction, then cells with two three-making ones. Renju black's double fours and
-    double threes are forbidden points, so they count for nothing."""
+def combo_counts(board: Board, player: int) -> tuple[int, int, int]:
+    """``player``'s combination cells: (double fours, four-threes, double threes). Read
+    off the threat sets: cells with a four-making direction, then cells with two
+    three-making ones. Renju black's double fours and double threes are forbidden
+    points, so they count for nothing."""
     renju_black = player == 0 and board.info[I_RENJU] != 0
     threat_dirs = board.threat_dirs
-    score = 0
+    double_fours = four_threes = double_threes = 0
     cells = board.threat_cells[player, T_FOUR]
     for i in range(board.threat_size[player, T_FOUR]):
         cell = cells[i]
         fours = threat_dirs[player, T_FOUR, cell]
         if fours >= 2 or has_pattern_code(board, player, cell, pt.D4):
             if not renju_black:
-                score += weights[base + COMBO_DOUBLE_FOUR]
+                double_fours += 1
         elif threat_dirs[player, T_THREE, cell] > 0:
-            score += weights[base + COMBO_FOUR_THREE]
+            four_threes += 1
     if not renju_black:
         cells = board.threat_cells[player, T_THREE]
         for i in range(board.threat_size[player, T_THREE]):
             cell = cells[i]
             if threat_dirs[player, T_THREE, cell] >= 2 and threat_dirs[player, T_FOUR, cell] == 0:
-                score += weights[base + COMBO_DOUBLE_THREE]
-    return score
+                double_threes += 1
+    return double_fours, four_threes, double_threes
+
+
+@njit(cache=True, nogil=True)
+def _combo_score(board: Board, player: int, weights: npt.NDArray[np.int64], base: int) -> int:
+    """``player``'s combination cells (``combo_counts``) weighted from ``weights[base:]``."""
+    double_fours, four_threes, double_threes = combo_counts(board, player)
+    return (
+        weights[base + COMBO_DOUBLE_FOUR] * double_fours
+        + weights[base + COMBO_FOUR_THREE] * four_threes
+        + weights[base + COMBO_DOUBLE_THREE] * double_threes
+    )
+
+
+@njit(cache=True, nogil=True)
+def fill_net_inputs(board: Board, inputs: npt.NDArray[np.int64]) -> None:
+    """Write the network's ``NET_INPUTS`` inputs for the side to move into ``inputs``
+    (laid out as ``weights.NET_SIDE_COLUMNS`` says): what ``net_score`` reads."""
+    me = board.info[I_TO_MOVE]
+    for side, player in enumerate((me, 1 - me)):
+        base = side * NET_SIDE_INPUTS
+        for column in range(NET_SIDE_COLUMNS):
+            inputs[base + column] = board.counts[player, column]
+        combos = combo_counts(board, player)
+        for k in range(3):
+            inputs[base + NET_SIDE_COLUMNS + k] = combos[k]
+    inputs[2 * NET_SIDE_INPUTS] = board.info[I_PLY]
+
+
+@njit(cache=True, nogil=True)
+def net_score(board: Board, weights: npt.NDArray[np.int64]) -> int:
+    """The network's correction for the side to move, in evaluation units: each hidden
+    unit's weighted sum of the inputs (``fill_net_inputs``) clipped to 0..``NET_SCALE``,
+    weighted by its output weight, over ``NET_SCALE``, plus the output bias. Integer
+    arithmetic throughout; the inputs are read from the board, not copied."""
+    me = board.info[I_TO_MOVE]
+    other = 1 - me
+    counts = board.counts
+    m0, m1, m2 = combo_counts(board, me)
+    o0, o1, o2 = combo_counts(board, other)
+    stones = board.info[I_PLY]
+    total = 0
+    for h in range(weights[NET_HIDDEN]):
+        row = NET_IN + h * NET_INPUTS
+        mine = row + NET_SIDE_COLUMNS
+        theirs = row + NET_SIDE_INPUTS
+        act = weights[NET_HIDDEN_BIAS + h]
+        for column in range(NET_SIDE_COLUMNS):
+            act += weights[row + column] * counts[me, column]
+            act += weights[theirs + column] * counts[other, column]
+        act += weights[mine] * m0 + weights[mine + 1] * m1 + weights[mine + 2] * m2
+        theirs += NET_SIDE_COLUMNS
+        act += weights[theirs] * o0 + weights[theirs + 1] * o1 + weights[theirs + 2] * o2
+        act += weights[row + 2 * NET_SIDE_INPUTS] * stones
+        act = max(0, min(NET_SCALE, act))
+        total += weights[NET_OUT + h] * act
+    return total // NET_SCALE + weights[NET_OUT_BIAS]
 
 
 @njit(cache=True, nogil=True)
@@ -91,4 +159,6 @@ def evaluate(board: Board, weights: npt.NDArray[np.int64]) -> int:
     if weights[EVAL_COMBO_ON] != 0:
         score += _combo_score(board, me, weights, EVAL_ATTACK_COMBO)
         score -= _combo_score(board, other, weights, EVAL_DEFENCE_COMBO)
+    if weights[NET_ON] != 0:
+        score += net_score(board, weights)
     return max(-EVAL_LIMIT, min(EVAL_LIMIT, score))

@@ -83,6 +83,9 @@ class EngineSettings:
     defence_vct_depth: int = 6
     defence_nodes: int = 30_000
     defence_moves: int = 6
+    #: Add the learned network's correction to the evaluation (``netfile``: the shipped
+    #: network, or the file ``ABGAMES_GOMOKU_NET`` names).
+    eval_net: bool = False
     #: Evaluation weights that differ from ``weights.EVAL_WEIGHTS``, as (name, value)
     #: pairs named as in ``weights.EVAL_NAMES`` (a tuning run's candidates).
     eval_overrides: tuple[tuple[str, int], ...] = ()
@@ -90,7 +93,13 @@ class EngineSettings:
 
 #: The settings a ``search.NAME=N`` override (an arena spec, a tuning run) may change:
 #: switches take 0 or 1, the rest whole numbers from 0 (or as ``SEARCH_RANGES`` says).
-SEARCH_SWITCHES = ("threats", "late_move_reductions", "static_wins", "use_full_time")
+SEARCH_SWITCHES = (
+    "threats",
+    "late_move_reductions",
+    "static_wins",
+    "use_full_time",
+    "eval_net",
+)
 #: (least, most) of the numbers with other bounds; a gain beyond 2 plies would let the
 #: depth grow along a line of threats.
 SEARCH_RANGES: dict[str, tuple[int, int | None]] = {

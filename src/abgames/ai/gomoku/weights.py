@@ -85,9 +85,32 @@ EVAL_TEMPO = EVAL_DEFENCE_SHAPE + SHAPE_COUNT
 #: Not a weight: 1 when some combination weight is not 0 (``eval_weights`` sets it), so
 #: the evaluation skips reading the threat sets when they count for nothing.
 EVAL_COMBO_ON = EVAL_TEMPO + 1
-EVAL_LEN = EVAL_COMBO_ON + 1
+
+# --- evaluation: the learned correction (``evaluate.net_score``) -------------------------
+#: A small network over the board's counts adds a correction to the weighted sum above
+#: when ``NET_ON`` is 1 (``abgames.ai.gomoku.netfile`` loads one into the vector). Its
+#: inputs, from the side to move's view: its 16 count columns (pattern codes, then cell
+#: shapes) and its three combination counts, the same for the opponent, and the number
+#: of stones: ``NET_INPUTS``.
+NET_SIDE_COLUMNS = CODE_COUNT + SHAPE_COUNT
+NET_SIDE_INPUTS = NET_SIDE_COLUMNS + COMBO_COUNT
+NET_INPUTS = 2 * NET_SIDE_INPUTS + 1
+#: Most hidden units a network may have (its own count is ``vector[NET_HIDDEN]``).
+NET_HIDDEN_MAX = 32
+#: Fixed point of the hidden layer: a unit's activation is clipped to 0..NET_SCALE (1.0).
+#: Fine enough that the rounding of the input weights moves an evaluation by a few units.
+NET_SCALE = 1 << 16
+#: Offsets of the network's block: the flag, the hidden count, the output bias, then per
+#: hidden unit its bias, its output weight and its row of input weights.
+NET_ON = EVAL_COMBO_ON + 1
+NET_HIDDEN = NET_ON + 1
+NET_OUT_BIAS = NET_HIDDEN + 1
+NET_HIDDEN_BIAS = NET_OUT_BIAS + 1
+NET_OUT = NET_HIDDEN_BIAS + NET_HIDDEN_MAX
+NET_IN = NET_OUT + NET_HIDDEN_MAX
+EVAL_LEN = NET_IN + NET_HIDDEN_MAX * NET_INPUTS
 #: ``attack.f3``, ``defence.b4``, ``attack.four_three``, ... : one name per weight (the
-#: vector's last entry, ``EVAL_COMBO_ON``, is a flag, not a weight).
+#: vector's entries from ``EVAL_COMBO_ON`` on are a flag and the network, not weights).
 EVAL_NAMES: tuple[str, ...] = (
     tuple(f"attack.{name.lower()}" for name in CODE_NAMES)
     + tuple(f"defence.{name.lower()}" for name in CODE_NAMES)
@@ -107,6 +130,7 @@ EVAL_WEIGHTS: npt.NDArray[np.int64] = np.concatenate(
         DEFENCE_SHAPE_WEIGHTS,
         [TEMPO_WEIGHT],
         [int(ATTACK_COMBO_WEIGHTS.any() or DEFENCE_COMBO_WEIGHTS.any())],
+        np.zeros(EVAL_LEN - NET_ON),  # no network
     )
 ).astype(np.int64)
 #: The largest magnitude one weight may take (keeps sums far from overflow and WIN).
