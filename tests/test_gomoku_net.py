@@ -287,3 +287,19 @@ def test_fit_model_net_asks_for_its_file(
     assert "--hidden" in capsys.readouterr().err
     assert main(["fit", "gomoku", "--labels", labels, "--model", "net", "--out", out]) == 2
     assert "too few" in capsys.readouterr().err
+
+
+def test_the_shipped_network_loads_and_scores_its_check_set_as_recorded() -> None:
+    network = netfile.read(netfile.SHIPPED)
+    check = network.check
+    assert len(check["moves"]) == len(check["teacher"]) >= 100
+    rule = Rule(check["rule"])
+    scores = nt.kernel_scores(network, check["moves"], size=check["size"], rule=rule)
+    recorded = check["correlation"]
+    assert round(float(np.corrcoef(scores, check["teacher"])[0, 1]), 6) == recorded
+    training = network.training
+    # The run's held-out figures: the network beat the hand-set evaluation on them.
+    before, after = training["holdout_correlation"]
+    assert after > before
+    assert training["holdout_loss"][1] < training["holdout_loss"][0]
+    assert training["positions"] == training["train_positions"] + training["holdout_positions"]

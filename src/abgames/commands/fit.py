@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from abgames.arena.engines import check_limit_ms
-from abgames.arguments import integer
+from abgames.arguments import integer, real
 from abgames.commands.cluster_option import add_cluster_option, cluster_of
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import Gomoku, Rule
@@ -107,14 +107,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--out", type=Path, help="--model net: the network file to write")
     parser.add_argument(
-        "--hidden", type=integer, default=16, help="--model net: hidden units (default 16)"
+        "--hidden", type=integer, default=8, help="--model net: hidden units (default 8)"
     )
     parser.add_argument(
-        "--steps", type=integer, default=3000, help="--model net: training steps (default 3000)"
+        "--steps", type=integer, default=2000, help="--model net: training steps (default 2000)"
     )
     parser.add_argument(
         "--result-weight",
-        type=float,
+        type=real,
         default=0.25,
         help="--model net: the share of a position's target from its game's result "
         "(default 0.25; the rest from the teacher's score)",

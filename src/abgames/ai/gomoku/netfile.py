@@ -14,6 +14,7 @@ vector.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -153,9 +154,18 @@ def write(network: Network, path: Path) -> None:
 
 def engine_network() -> Network:
     """The network ``EngineSettings.eval_net`` plays: the file named by
-    ``NET_FILE_VARIABLE`` when set, else the shipped one."""
+    ``NET_FILE_VARIABLE`` when set, else the shipped one (read once while the file
+    stays the same)."""
     named = os.environ.get(NET_FILE_VARIABLE)
-    return read(Path(named) if named else SHIPPED)
+    path = Path(named) if named else SHIPPED
+    status = path.stat()
+    return _read_once(str(path), status.st_mtime_ns, status.st_size)
+
+
+@functools.lru_cache(maxsize=4)
+def _read_once(path: str, mtime_ns: int, size: int) -> Network:
+    """``read(path)``, remembered for the file's modification time and size."""
+    return read(Path(path))
 
 
 def pack(vector: npt.NDArray[np.int64], network: Network) -> None:

@@ -4,7 +4,7 @@
 - ``medium``: the engine with a narrow beam, a root VCF and 0.5 s a move.
 - ``hard``: VCF and VCT at the root, a short VCF, static wins and futility pruning at
   the leaves, late-move reductions and threat extensions, a check that the chosen move leaves
-  the opponent no VCT, 2 s a move.
+  the opponent no VCT, the learned evaluation (``netfile``), 2 s a move.
 - ``max``: as hard with a leaf VCF that tries every four, deeper solvers and defence
   check, and all the time it is given.
 - ``classic``: the textbook baseline: pattern evaluation, every point within two
@@ -69,7 +69,7 @@ LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
         ),
         Limit(time=0.5),
     ),
-    "hard": (EngineSettings(), Limit(time=2.0)),
+    "hard": (EngineSettings(eval_net=True), Limit(time=2.0)),
     "max": (
         EngineSettings(
             leaf_vcf_depth=6,
@@ -83,6 +83,7 @@ LEVEL_SETTINGS: dict[str, tuple[EngineSettings, Limit]] = {
             defence_nodes=200_000,
             defence_moves=8,
             use_full_time=True,
+            eval_net=True,
         ),
         Limit(time=10.0),
     ),
