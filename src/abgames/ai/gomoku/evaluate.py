@@ -32,10 +32,9 @@ from abgames.ai.gomoku.weights import (
     EVAL_DEFENCE_SHAPE,
     EVAL_LIMIT,
     EVAL_TEMPO,
-    NET_HIDDEN,
     NET_HIDDEN_BIAS,
+    NET_HIDDEN_MAX,
     NET_IN,
-    NET_INPUTS,
     NET_ON,
     NET_OUT,
     NET_OUT_BIAS,
@@ -101,32 +100,55 @@ def fill_net_inputs(board: Board, inputs: npt.NDArray[np.int64]) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _add_input(
+    weights: npt.NDArray[np.int64], at: int, value: int, sums: tuple[int, ...]
+) -> tuple[int, ...]:
+    """``sums`` (one per hidden unit) plus ``value`` times the input's row of weights
+    at ``at`` (``NET_HIDDEN_MAX`` of them, input-major)."""
+    return (
+        sums[0] + weights[at] * value,
+        sums[1] + weights[at + 1] * value,
+        sums[2] + weights[at + 2] * value,
+        sums[3] + weights[at + 3] * value,
+        sums[4] + weights[at + 4] * value,
+        sums[5] + weights[at + 5] * value,
+        sums[6] + weights[at + 6] * value,
+        sums[7] + weights[at + 7] * value,
+    )
+
+
+@njit(cache=True, nogil=True)
 def net_score(board: Board, weights: npt.NDArray[np.int64]) -> int:
     """The network's correction for the side to move, in evaluation units: each hidden
     unit's weighted sum of the inputs (``fill_net_inputs``) clipped to 0..``NET_SCALE``,
     weighted by its output weight, over ``NET_SCALE``, plus the output bias. Integer
-    arithmetic throughout; the inputs are read from the board, not copied."""
+    arithmetic throughout. The inputs are read from the board, not copied, each once
+    (its row of weights lies together, ``weights.NET_IN``), and inputs at 0 (most fours
+    and combinations) cost nothing; the ``NET_HIDDEN_MAX`` sums stay in registers."""
     me = board.info[I_TO_MOVE]
-    other = 1 - me
     counts = board.counts
-    m0, m1, m2 = combo_counts(board, me)
-    o0, o1, o2 = combo_counts(board, other)
-    stones = board.info[I_PLY]
-    total = 0
-    for h in range(weights[NET_HIDDEN]):
-        row = NET_IN + h * NET_INPUTS
-        mine = row + NET_SIDE_COLUMNS
-        theirs = row + NET_SIDE_INPUTS
-        act = weights[NET_HIDDEN_BIAS + h]
+    bias = NET_HIDDEN_BIAS
+    sums: tuple[int, ...] = (
+        weights[bias], weights[bias + 1], weights[bias + 2], weights[bias + 3],
+        weights[bias + 4], weights[bias + 5], weights[bias + 6], weights[bias + 7],
+    )  # fmt: skip
+    for side in range(2):
+        player = me if side == 0 else 1 - me
+        row = NET_IN + side * NET_SIDE_INPUTS * NET_HIDDEN_MAX
         for column in range(NET_SIDE_COLUMNS):
-            act += weights[row + column] * counts[me, column]
-            act += weights[theirs + column] * counts[other, column]
-        act += weights[mine] * m0 + weights[mine + 1] * m1 + weights[mine + 2] * m2
-        theirs += NET_SIDE_COLUMNS
-        act += weights[theirs] * o0 + weights[theirs + 1] * o1 + weights[theirs + 2] * o2
-        act += weights[row + 2 * NET_SIDE_INPUTS] * stones
-        act = max(0, min(NET_SCALE, act))
-        total += weights[NET_OUT + h] * act
+            value = counts[player, column]
+            if value != 0:
+                sums = _add_input(weights, row + column * NET_HIDDEN_MAX, value, sums)
+        combos = combo_counts(board, player)
+        row += NET_SIDE_COLUMNS * NET_HIDDEN_MAX
+        for k in range(3):
+            if combos[k] != 0:
+                sums = _add_input(weights, row + k * NET_HIDDEN_MAX, combos[k], sums)
+    stones = board.info[I_PLY]
+    sums = _add_input(weights, NET_IN + 2 * NET_SIDE_INPUTS * NET_HIDDEN_MAX, stones, sums)
+    total = 0
+    for h in range(NET_HIDDEN_MAX):
+        total += weights[NET_OUT + h] * max(0, min(NET_SCALE, sums[h]))
     return total // NET_SCALE + weights[NET_OUT_BIAS]
 
 

@@ -181,5 +181,6 @@ def pack(vector: npt.NDArray[np.int64], network: Network) -> None:
     vector[NET_HIDDEN_BIAS : NET_HIDDEN_BIAS + hidden] = network.hidden_bias
     vector[NET_OUT : NET_OUT + NET_HIDDEN_MAX] = 0
     vector[NET_OUT : NET_OUT + hidden] = network.output
-    vector[NET_IN:] = 0
-    vector[NET_IN : NET_IN + hidden * NET_INPUTS] = network.input_weights.reshape(-1)
+    rows = np.zeros((NET_INPUTS, NET_HIDDEN_MAX), np.int64)
+    rows[:, :hidden] = network.input_weights.T
+    vector[NET_IN:] = rows.reshape(-1)

@@ -95,13 +95,15 @@ EVAL_COMBO_ON = EVAL_TEMPO + 1
 NET_SIDE_COLUMNS = CODE_COUNT + SHAPE_COUNT
 NET_SIDE_INPUTS = NET_SIDE_COLUMNS + COMBO_COUNT
 NET_INPUTS = 2 * NET_SIDE_INPUTS + 1
-#: Most hidden units a network may have (its own count is ``vector[NET_HIDDEN]``).
-NET_HIDDEN_MAX = 32
+#: Most hidden units a network may have (its own count is ``vector[NET_HIDDEN]``); the
+#: kernel sums all of them in registers, a smaller network's others at 0.
+NET_HIDDEN_MAX = 8
 #: Fixed point of the hidden layer: a unit's activation is clipped to 0..NET_SCALE (1.0).
 #: Fine enough that the rounding of the input weights moves an evaluation by a few units.
 NET_SCALE = 1 << 16
-#: Offsets of the network's block: the flag, the hidden count, the output bias, then per
-#: hidden unit its bias, its output weight and its row of input weights.
+#: Offsets of the network's block: the flag, the hidden count, the output bias, each
+#: hidden unit's bias, each one's output weight, then the input weights input by input
+#: (``NET_IN + input * NET_HIDDEN_MAX + unit``).
 NET_ON = EVAL_COMBO_ON + 1
 NET_HIDDEN = NET_ON + 1
 NET_OUT_BIAS = NET_HIDDEN + 1
