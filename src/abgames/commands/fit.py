@@ -223,6 +223,8 @@ def _fit(args: argparse.Namespace, rule: Rule) -> int:
 def _train_net(args: argparse.Namespace, rule: Rule) -> int:
     import time
 
+    import numpy as np
+
     from abgames.ai.gomoku import netfile
     from abgames.arena import net_training as nt
     from abgames.arena.records import read_records
@@ -247,8 +249,6 @@ def _train_net(args: argparse.Namespace, rule: Rule) -> int:
             file=sys.stderr,
             flush=True,
         )
-
-    import numpy as np
 
     started = time.perf_counter()
     result = nt.train(data, settings, checkpoint, progress)
@@ -286,8 +286,9 @@ def _train_net(args: argparse.Namespace, rule: Rule) -> int:
     print(f"wrote {args.out} ({network.hidden} hidden units)")
     print(
         f"check it: {netfile.NET_FILE_VARIABLE}={args.out} abgames arena gomoku --engine "
-        "level=hard,name=net,search.eval_net=1 --engine level=hard --games 400 "
-        "--turn-ms 200 --concurrency 2"
+        "level=hard,name=net --engine level=hard,name=plain,search.eval_net=0 --games 400 "
+        "--turn-ms 200 --concurrency 2 (against the shipped network: two `abgames pbrain` "
+        f"engines, each with its own {netfile.NET_FILE_VARIABLE}; docs/tuning.md)"
     )
     return 0
 

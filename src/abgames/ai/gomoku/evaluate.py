@@ -45,6 +45,11 @@ from abgames.ai.gomoku.weights import (
 
 kernel_cache.guard_cache_writes()  # before any kernel is compiled or saved
 
+#: ``net_score`` keeps one sum per hidden unit as an 8-tuple (``_add_input``).
+NET_SUMS = 8
+if NET_HIDDEN_MAX != NET_SUMS:
+    raise ImportError(f"net_score sums {NET_SUMS} hidden units, not NET_HIDDEN_MAX")
+
 
 @njit(cache=True, nogil=True)
 def combo_counts(board: Board, player: int) -> tuple[int, int, int]:
