@@ -79,9 +79,9 @@ def combo_counts(board: Board, player: int) -> tuple[int, int, int]:
 
 
 @njit(cache=True, nogil=True)
-def _combo_score(board: Board, player: int, weights: npt.NDArray[np.int64], base: int) -> int:
-    """``player``'s combination cells (``combo_counts``) weighted from ``weights[base:]``."""
-    double_fours, four_threes, double_threes = combo_counts(board, player)
+def _combo_score(combos: tuple[int, int, int], weights: npt.NDArray[np.int64], base: int) -> int:
+    """Combination cells (``combo_counts``) weighted from ``weights[base:]``."""
+    double_fours, four_threes, double_threes = combos
     return (
         weights[base + COMBO_DOUBLE_FOUR] * double_fours
         + weights[base + COMBO_FOUR_THREE] * four_threes
@@ -124,12 +124,26 @@ def _add_input(
 
 @njit(cache=True, nogil=True)
 def net_score(board: Board, weights: npt.NDArray[np.int64]) -> int:
+    """The network's correction for the side to move, in evaluation units
+    (``_net_sum`` with both sides' ``combo_counts``)."""
+    me = board.info[I_TO_MOVE]
+    return _net_sum(board, weights, combo_counts(board, me), combo_counts(board, 1 - me))
+
+
+@njit(cache=True, nogil=True)
+def _net_sum(
+    board: Board,
+    weights: npt.NDArray[np.int64],
+    mine: tuple[int, int, int],
+    theirs: tuple[int, int, int],
+) -> int:
     """The network's correction for the side to move, in evaluation units: each hidden
     unit's weighted sum of the inputs (``fill_net_inputs``) clipped to 0..``NET_SCALE``,
     weighted by its output weight, over ``NET_SCALE``, plus the output bias. Integer
     arithmetic throughout. The inputs are read from the board, not copied, each once
     (its row of weights lies together, ``weights.NET_IN``), and inputs at 0 (most fours
-    and combinations) cost nothing; the ``NET_HIDDEN_MAX`` sums stay in registers."""
+    and combinations) cost nothing; the ``NET_HIDDEN_MAX`` sums stay in registers.
+    ``mine`` and ``theirs`` are the two sides' ``combo_counts``, read by the caller."""
     me = board.info[I_TO_MOVE]
     counts = board.counts
     bias = NET_HIDDEN_BIAS
@@ -144,7 +158,7 @@ def net_score(board: Board, weights: npt.NDArray[np.int64]) -> int:
             value = counts[player, column]
             if value != 0:
                 sums = _add_input(weights, row + column * NET_HIDDEN_MAX, value, sums)
-        combos = combo_counts(board, player)
+        combos = mine if side == 0 else theirs
         row += NET_SIDE_COLUMNS * NET_HIDDEN_MAX
         for k in range(3):
             if combos[k] != 0:
@@ -183,9 +197,14 @@ def evaluate(board: Board, weights: npt.NDArray[np.int64]) -> int:
         score += weights[EVAL_ATTACK_SHAPE + shape] * board.counts[me, column]
         score -= weights[EVAL_DEFENCE_SHAPE + shape] * board.counts[other, column]
     score += weights[EVAL_TEMPO]
-    if weights[EVAL_COMBO_ON] != 0:
-        score += _combo_score(board, me, weights, EVAL_ATTACK_COMBO)
-        score -= _combo_score(board, other, weights, EVAL_DEFENCE_COMBO)
-    if weights[NET_ON] != 0:
-        score += net_score(board, weights)
+    combos_on = weights[EVAL_COMBO_ON] != 0
+    net_on = weights[NET_ON] != 0
+    if combos_on or net_on:  # each side's threat sets read once for both terms
+        mine = combo_counts(board, me)
+        theirs = combo_counts(board, other)
+        if combos_on:
+            score += _combo_score(mine, weights, EVAL_ATTACK_COMBO)
+            score -= _combo_score(theirs, weights, EVAL_DEFENCE_COMBO)
+        if net_on:
+            score += _net_sum(board, weights, mine, theirs)
     return max(-EVAL_LIMIT, min(EVAL_LIMIT, score))
