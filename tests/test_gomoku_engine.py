@@ -291,6 +291,47 @@ def assert_cell_values_recounted(board: nb.Board) -> None:
                 assert board.cell_value[player, cell] == expected, (player, cell)
 
 
+def test_a_journal_entry_round_trips_every_cell_direction_player_and_code() -> None:
+    cells = nb.new_board(22, Rule.FREESTYLE).cells.shape[0]  # the largest board
+    for cell in (0, 1, cells // 2, cells - 1):
+        for direction in range(4):
+            for player in (0, 1):
+                for code in range(pt.CODE_COUNT):
+                    entry = nb.journal_entry(cell, direction, player, code)
+                    assert nb.journal_fields(entry) == (cell, direction, player, code)
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_each_plays_journal_lists_exactly_the_codes_it_changed(rule: Rule) -> None:
+    # What undo replays: every (cell, direction, player) whose code the play changed,
+    # once, with the code before; and undo (which reads only the journal) gives back
+    # every code, count, cell value and shape key.
+    rng = random.Random(5)
+    board = nb.new_board(15, rule)
+    for _step in range(400):
+        ply = int(board.info[nb.I_PLY])
+        if ply and (rng.random() < 0.3 or ply > 70):
+            nb.undo(board)
+            continue
+        cand = board.cand[: board.info[nb.I_CAND_SIZE]]
+        cell = int(rng.choice(list(cand))) if len(cand) else int(board.info[nb.I_WIDTH]) * 12 + 12
+        kept = ("pattern", "counts", "cell_value", "keys")
+        before = {name: getattr(board, name).copy() for name in kept}
+        nb.play(board, cell)
+        first, end = board.journal_start[ply], board.journal_start[ply + 1]
+        assert 0 < end - first <= nb.JOURNAL_PER_PLAY
+        logged = [nb.journal_fields(int(e)) for e in board.journal[first:end]]
+        changed = np.argwhere(board.pattern != before["pattern"])
+        old = before["pattern"]
+        expected = {(int(c), int(d), int(p), int(old[p, d, c])) for p, d, c in changed}
+        # The played cell's own codes stay as they were (an occupied cell's are unread).
+        assert sorted(logged) == sorted(expected)
+        nb.undo(board)
+        for name, array in before.items():
+            assert np.array_equal(getattr(board, name), array), name
+        nb.play(board, cell)
+
+
 def test_incremental_cell_values_equal_a_recount_through_play_and_undo() -> None:
     # Dense play (next to the stones) so fours and five points meet other lines.
     rng = random.Random(11)

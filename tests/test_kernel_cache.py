@@ -348,6 +348,7 @@ def test_every_cached_kernel_has_a_qualified_name_of_its_own() -> None:
 
     variants = [board.play, board.play_threat, board.undo, board.undo_threat]
     variants += [board._update_line_cells, board._update_line_threats]
+    variants += [board._revert_line_cells, board._revert_line_threats]
     assert all(f"abgames.ai.gomoku.board.{k.py_func.__qualname__}" in names for k in variants)
     assert len(names) > 50
     assert sorted(set(names)) == sorted(names), [n for n in names if names.count(n) > 1]

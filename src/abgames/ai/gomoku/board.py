@@ -33,6 +33,12 @@ Play/undo update them along with the codes, so membership always equals a
 from-scratch computation (the order of the entries does not). ``play_threat`` and
 ``undo_threat``, for the VCF, leave the counts and cell values alone.
 Nothing is recomputed from scratch at a node.
+
+Undo looks nothing up: each play writes the codes it changed (with the cell values
+before) to a journal, and the counts before it to ``saved_counts``; undo takes the
+stone out of the keys, replays the journal and copies the counts back
+(``UNDO_RECORDS``). The threat sets change in the order a recomputing undo would
+change them, so the search sees the same sets in the same order.
 """
 
 from __future__ import annotations
@@ -89,6 +95,13 @@ CODE_THREAT[pt.F3] = T_THREE
 #: Columns of ``Board.counts``: the pattern codes, the cell shapes, then the cells of
 #: no shape (a column only so that play and undo count shapes without a branch).
 COUNTS_LEN = pt.CODE_COUNT + pt.SHAPE_COUNT + 1
+#: The most codes one stone can change: two players' codes in four directions at the
+#: ten points it sees on each line.
+JOURNAL_PER_PLAY = 2 * 4 * 2 * REACH
+#: The ``Board`` fields that hold what each play saved for its undo (the journal of
+#: changed codes and the counts before it): only the entries of the plies on the stack
+#: mean anything, so two boards in the same position may differ there.
+UNDO_RECORDS = ("journal", "journal_value", "journal_start", "saved_counts")
 
 RULE_CODES = {Rule.FREESTYLE: 0, Rule.STANDARD: 1, Rule.RENJU: 2}
 
@@ -113,6 +126,10 @@ class Board(NamedTuple):
     zobrist: npt.NDArray[np.int64]  # [player, cell]
     table: npt.NDArray[np.int8]  # [player, base-3 key] pattern table for the rule
     info: npt.NDArray[np.int64]  # scalars, see I_*
+    journal: npt.NDArray[np.int32]  # the codes each play changed, see ``journal_entry``
+    journal_value: npt.NDArray[np.int32]  # [entry] the cell's value before the change
+    journal_start: npt.NDArray[np.int32]  # [ply] where that ply's entries begin
+    saved_counts: npt.NDArray[np.int32]  # [ply, player, column] counts before the play
 
 
 def _board_type() -> object:
@@ -135,6 +152,10 @@ def _board_type() -> object:
         zobrist=np.zeros((1, 1), np.int64),
         table=np.zeros((1, 1), np.int8),
         info=np.zeros(1, np.int64),
+        journal=np.zeros(1, np.int32),
+        journal_value=np.zeros(1, np.int32),
+        journal_start=np.zeros(1, np.int32),
+        saved_counts=np.zeros((1, 1, 1), np.int32),
     )
     return typeof(dummy)
 
@@ -157,7 +178,7 @@ _THREAT_SIGNATURE = types.void(
     _I64,
     _I64,
 )
-_UPDATE_SIGNATURE = types.void(
+_UPDATE_SIGNATURE = _I64(
     types.int8[::1],  # cells
     types.int32[:, :, ::1],  # keys
     types.int8[:, :, ::1],  # pattern
@@ -169,9 +190,29 @@ _UPDATE_SIGNATURE = types.void(
     types.int32[:, :, ::1],  # threat_pos
     types.int64[:, ::1],  # threat_size
     types.int64[::1],  # offsets
-    _I64,
-    _I64,
-    _I64,
+    types.int32[::1],  # journal
+    types.int32[::1],  # journal_value
+    _I64,  # entry
+    _I64,  # cell
+    _I64,  # colour
+)
+_REVERT_SIGNATURE = types.void(
+    types.int8[::1],  # cells
+    types.int32[:, :, ::1],  # keys
+    types.int8[:, :, ::1],  # pattern
+    types.int8[:, ::1],  # table
+    types.int32[:, ::1],  # cell_value
+    types.int8[:, :, ::1],  # threat_dirs
+    types.int32[:, :, ::1],  # threat_cells
+    types.int32[:, :, ::1],  # threat_pos
+    types.int64[:, ::1],  # threat_size
+    types.int64[::1],  # offsets
+    types.int32[::1],  # journal
+    types.int32[::1],  # journal_value
+    _I64,  # first
+    _I64,  # end
+    _I64,  # cell
+    _I64,  # colour
 )
 _COUNT_CELL_SIGNATURE = types.void(
     types.int8[:, :, ::1],  # pattern
@@ -221,6 +262,10 @@ def new_board(size: int, rule: Rule) -> Board:
         zobrist=rng.integers(1, 2**62, size=(2, count), dtype=np.int64),
         table=pattern_table_for(rule),
         info=np.zeros(INFO_LEN, np.int64),
+        journal=np.zeros(MAX_MOVES * JOURNAL_PER_PLAY, np.int32),
+        journal_value=np.zeros(MAX_MOVES * JOURNAL_PER_PLAY, np.int32),
+        journal_start=np.zeros(MAX_MOVES + 1, np.int32),
+        saved_counts=np.zeros((MAX_MOVES, 2, COUNTS_LEN), np.int32),
     )
     board.info[I_SIZE] = size
     board.info[I_WIDTH] = width
@@ -478,8 +523,53 @@ def _code_in(board: Board, player: int, code: int, cell: int) -> None:
         )
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def _code_change(
+    threat_dirs: npt.NDArray[np.int8],
+    threat_cells: npt.NDArray[np.int32],
+    threat_pos: npt.NDArray[np.int32],
+    threat_size: npt.NDArray[np.int64],
+    player: int,
+    cell: int,
+    old: int,
+    new: int,
+) -> None:
+    """The threat sets' side of one direction's code at ``cell`` going from ``old`` to
+    ``new``: out of the old code's threat kind, into the new one's."""
+    old_kind = CODE_THREAT[old]
+    new_kind = CODE_THREAT[new]
+    if old_kind != new_kind:
+        if old_kind >= 0:
+            _threat_change(
+                threat_dirs, threat_cells, threat_pos, threat_size, player, old_kind, cell, -1
+            )
+        if new_kind >= 0:
+            _threat_change(
+                threat_dirs, threat_cells, threat_pos, threat_size, player, new_kind, cell, 1
+            )
+
+
+#: A journal entry packs the cell, direction, player and the code before the change.
+_CODE_BITS = 4
+assert pt.CODE_COUNT <= 1 << _CODE_BITS
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def journal_entry(cell: int, direction: int, player: int, code: int) -> int:
+    """One journal entry: ``player``'s code in ``direction`` at ``cell`` was ``code``."""
+    return (((cell << 2) | direction) << 1 | player) << _CODE_BITS | code
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def journal_fields(entry: int) -> tuple[int, int, int, int]:
+    """(cell, direction, player, code) of a journal entry."""
+    code = entry & ((1 << _CODE_BITS) - 1)
+    entry >>= _CODE_BITS
+    return entry >> 3, (entry >> 1) & 3, entry & 1, code
+
+
 def _line_updater(full: bool) -> Any:
-    """The kernel that updates the cells a stone sees; with ``full`` False (for
+    """The kernel that adds a stone to the cells it sees; with ``full`` False (for
     ``play_threat``) it leaves the counts and cell values alone. One compiled copy
     each (``full`` is a constant of the closure, part of numba's cache key), named
     apart (``kernel_cache.named_variant``)."""
@@ -499,13 +589,17 @@ def _line_updater(full: bool) -> Any:
         threat_pos: npt.NDArray[np.int32],
         threat_size: npt.NDArray[np.int64],
         offsets: npt.NDArray[np.int64],
+        journal: npt.NDArray[np.int32],
+        journal_value: npt.NDArray[np.int32],
+        entry: int,
         cell: int,
         colour: int,
-        sign: int,
-    ) -> None:
-        """Add (sign 1) or remove (sign -1) ``colour`` at ``cell`` in its neighbours' keys,
-        and with them the codes, threat sets and (``full``) counts and cell values of
-        the empty ones.
+    ) -> int:
+        """Add ``colour`` at ``cell`` to its neighbours' keys, and with them update the
+        codes, threat sets and (``full``) counts and cell values of the empty ones.
+        Each code changed is written to ``journal`` from index ``entry`` on (with the
+        cell's value before it, ``full``), in the order ``revert`` replays them;
+        returns the index after the last.
 
         The board's arrays, not the ``Board`` (see above)."""
         short = _is_short(table)
@@ -519,7 +613,7 @@ def _line_updater(full: bool) -> Any:
                         continue
                     # ``cell`` lies -side*k steps from ``other``: own for the stone's
                     # player, blocked for the other.
-                    power = sign * POWERS[short, _slot(-side * k)]
+                    power = POWERS[short, _slot(-side * k)]
                     keys[colour - 1, d, other] += power
                     keys[2 - colour, d, other] += 2 * power
                     if cells[other] != EMPTY:
@@ -530,19 +624,13 @@ def _line_updater(full: bool) -> Any:
                         if old == new:
                             continue
                         pattern[p, d, other] = new
-                        old_kind = CODE_THREAT[old]
-                        new_kind = CODE_THREAT[new]
-                        if old_kind != new_kind:
-                            if old_kind >= 0:
-                                _threat_change(
-                                    threat_dirs, threat_cells, threat_pos, threat_size,
-                                    p, old_kind, other, -1,
-                                )  # fmt: skip
-                            if new_kind >= 0:
-                                _threat_change(
-                                    threat_dirs, threat_cells, threat_pos, threat_size,
-                                    p, new_kind, other, 1,
-                                )  # fmt: skip
+                        journal[entry] = journal_entry(other, d, p, old)
+                        if full:
+                            journal_value[entry] = cell_value[p, other]
+                        entry += 1
+                        _code_change(
+                            threat_dirs, threat_cells, threat_pos, threat_size, p, other, old, new
+                        )
                         if not full:
                             continue
                         counts[p, old] -= 1
@@ -558,12 +646,63 @@ def _line_updater(full: bool) -> Any:
                             cell_value[p, other] += ORDER_WEIGHTS[new] - ORDER_WEIGHTS[old]
                         else:
                             cell_value[p, other] = _cell_value(pattern, p, other)
+        return entry
 
-    return update
+    @njit(_REVERT_SIGNATURE, cache=True, nogil=True, _nrt=False)
+    @kernel_cache.named_variant(variant)
+    def revert(
+        cells: npt.NDArray[np.int8],
+        keys: npt.NDArray[np.int32],
+        pattern: npt.NDArray[np.int8],
+        table: npt.NDArray[np.int8],
+        cell_value: npt.NDArray[np.int32],
+        threat_dirs: npt.NDArray[np.int8],
+        threat_cells: npt.NDArray[np.int32],
+        threat_pos: npt.NDArray[np.int32],
+        threat_size: npt.NDArray[np.int64],
+        offsets: npt.NDArray[np.int64],
+        journal: npt.NDArray[np.int32],
+        journal_value: npt.NDArray[np.int32],
+        first: int,
+        end: int,
+        cell: int,
+        colour: int,
+    ) -> None:
+        """Take ``colour`` at ``cell`` out of its neighbours' keys and restore the codes
+        (and with ``full`` the shape keys and cell values) its play changed, read from
+        ``journal[first:end]``: no table lookups. The threat sets change in the same
+        order as the play's own updates would undo them, so they end as a recomputing
+        undo leaves them. (The counts come back from ``saved_counts``.)"""
+        short = _is_short(table)
+        reach = REACH - short
+        for d in range(4):
+            off = offsets[d]
+            for k in range(1, reach + 1):
+                for side in (-1, 1):
+                    other = cell + side * k * off
+                    if cells[other] == WALL:
+                        continue
+                    power = POWERS[short, _slot(-side * k)]
+                    keys[colour - 1, d, other] -= power
+                    keys[2 - colour, d, other] -= 2 * power
+        for i in range(first, end):
+            other, d, p, old = journal_fields(journal[i])
+            new = pattern[p, d, other]
+            pattern[p, d, other] = old
+            _code_change(threat_dirs, threat_cells, threat_pos, threat_size, p, other, new, old)
+            if full:
+                keys[p, SHAPE_ROW, other] += SHAPE_KEY_STEP[old] - SHAPE_KEY_STEP[new]
+        if full:
+            # Backwards: a cell changed in several directions gets its first value back.
+            for i in range(end - 1, first - 1, -1):
+                other, d, p, old = journal_fields(journal[i])
+                cell_value[p, other] = journal_value[i]
+
+    return update, revert
 
 
-_update_line_cells = _line_updater(True)
-_update_line_threats = _line_updater(False)
+_update_line_cells, _revert_line_cells = _line_updater(True)
+_update_line_threats, _revert_line_threats = _line_updater(False)
 
 
 @njit(_COUNT_CELL_SIGNATURE, cache=True, nogil=True, _nrt=False)
@@ -637,6 +776,12 @@ def _play_kernels(full: bool) -> tuple[Any, Any]:
     def play_kernel(board: Board, cell: int) -> None:
         player = board.info[I_TO_MOVE]
         colour = player + 1
+        ply = board.info[I_PLY]
+        if full:
+            saved = board.saved_counts[ply]
+            for p in range(2):
+                for column in range(COUNTS_LEN):
+                    saved[p, column] = board.counts[p, column]
         _count_cell(
             board.pattern, board.counts, board.keys, board.threat_dirs, board.threat_cells,
             board.threat_pos, board.threat_size, cell, -1, 1 if full else 0,
@@ -646,29 +791,34 @@ def _play_kernels(full: bool) -> tuple[Any, Any]:
                 board.cand, board.cand_pos, board.info[I_CAND_SIZE], cell
             )
         board.cells[cell] = colour
+        first = board.journal_start[ply]
         if full:
-            _update_line_cells(
+            end = _update_line_cells(
                 board.cells, board.keys, board.pattern, board.table, board.counts,
                 board.cell_value, board.threat_dirs, board.threat_cells,
-                board.threat_pos, board.threat_size, board.offsets, cell, colour, 1,
+                board.threat_pos, board.threat_size, board.offsets, board.journal,
+                board.journal_value, first, cell, colour,
             )  # fmt: skip
         else:
-            _update_line_threats(
+            end = _update_line_threats(
                 board.cells, board.keys, board.pattern, board.table, board.counts,
                 board.cell_value, board.threat_dirs, board.threat_cells,
-                board.threat_pos, board.threat_size, board.offsets, cell, colour, 1,
+                board.threat_pos, board.threat_size, board.offsets, board.journal,
+                board.journal_value, first, cell, colour,
             )  # fmt: skip
+        board.journal_start[ply + 1] = end
         _update_near(board.near, board.cells, board.cand, board.cand_pos, board.info, cell, 1)
         board.info[I_HASH] ^= board.zobrist[player, cell]
-        board.stack[board.info[I_PLY]] = cell
-        board.info[I_PLY] += 1
+        board.stack[ply] = cell
+        board.info[I_PLY] = ply + 1
         board.info[I_TO_MOVE] = 1 - player
 
     @njit(_UNDO_SIGNATURE, cache=True, nogil=True, _nrt=False)
     @kernel_cache.named_variant(variant)
     def undo_kernel(board: Board) -> int:
-        board.info[I_PLY] -= 1
-        cell = board.stack[board.info[I_PLY]]
+        ply = board.info[I_PLY] - 1
+        board.info[I_PLY] = ply
+        cell = board.stack[ply]
         colour = int(board.cells[cell])  # not from the turn: set-ups need not alternate
         player = colour - 1
         board.info[I_TO_MOVE] = player
@@ -679,22 +829,30 @@ def _play_kernels(full: bool) -> tuple[Any, Any]:
             board.info[I_CAND_SIZE] = _set_add(
                 board.cand, board.cand_pos, board.info[I_CAND_SIZE], cell
             )
+        first = board.journal_start[ply]
+        end = board.journal_start[ply + 1]
         if full:
-            _update_line_cells(
-                board.cells, board.keys, board.pattern, board.table, board.counts,
-                board.cell_value, board.threat_dirs, board.threat_cells,
-                board.threat_pos, board.threat_size, board.offsets, cell, colour, -1,
+            _revert_line_cells(
+                board.cells, board.keys, board.pattern, board.table, board.cell_value,
+                board.threat_dirs, board.threat_cells, board.threat_pos, board.threat_size,
+                board.offsets, board.journal, board.journal_value, first, end, cell, colour,
             )  # fmt: skip
         else:
-            _update_line_threats(
-                board.cells, board.keys, board.pattern, board.table, board.counts,
-                board.cell_value, board.threat_dirs, board.threat_cells,
-                board.threat_pos, board.threat_size, board.offsets, cell, colour, -1,
+            _revert_line_threats(
+                board.cells, board.keys, board.pattern, board.table, board.cell_value,
+                board.threat_dirs, board.threat_cells, board.threat_pos, board.threat_size,
+                board.offsets, board.journal, board.journal_value, first, end, cell, colour,
             )  # fmt: skip
+        # The cell's own codes go back into the threat sets; the counts come back whole.
         _count_cell(
             board.pattern, board.counts, board.keys, board.threat_dirs, board.threat_cells,
-            board.threat_pos, board.threat_size, cell, 1, 1 if full else 0,
+            board.threat_pos, board.threat_size, cell, 1, 0,
         )  # fmt: skip
+        if full:
+            saved = board.saved_counts[ply]
+            for p in range(2):
+                for column in range(COUNTS_LEN):
+                    board.counts[p, column] = saved[p, column]
         return int(cell)
 
     return play_kernel, undo_kernel
