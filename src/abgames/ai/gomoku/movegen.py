@@ -158,11 +158,16 @@ def generate(board: Board, tables: Tables, ply: int) -> int:
 
 @njit(cache=True, nogil=True, _nrt=False)
 def pick(moves: npt.NDArray[np.int32], keys: npt.NDArray[np.int64], start: int, count: int) -> int:
-    """Selection sort step: bring the best remaining move to ``start`` and return it."""
-    best = start
+    """Selection sort step: bring the best remaining move (the first of the best keys)
+    to ``start`` and return it."""
+    # Two passes: the largest key (a loop the compiler turns into vector instructions),
+    # then its first place.
+    top = keys[start]
     for i in range(start + 1, count):
-        if keys[i] > keys[best]:
-            best = i
+        top = max(top, keys[i])
+    best = start
+    while keys[best] != top:
+        best += 1
     if best != start:
         moves[start], moves[best] = moves[best], moves[start]
         keys[start], keys[best] = keys[best], keys[start]
