@@ -19,16 +19,34 @@ under all three), to show what exact fives and Renju's forbidden points cost.
 
 ``--net`` searches with the learned evaluation on (``search.eval_net``: the shipped
 network, or the file ``ABGAMES_GOMOKU_NET`` names), to show what it costs a node.
+
+``--peer CMD`` (repeatable) sends each position to that Gomocup brain instead, side by
+side in one run, as a manager would (a fresh process, ``INFO timeout_turn`` of
+``--seconds``, ``BOARD`` ... ``DONE``), and prints the move, the time to it, the last
+depth and node count the brain's ``MESSAGE`` lines gave (``abgames pbrain``'s
+``depth D ... nodes N`` and Rapfi's ``Depth D-S | ... | Node NK``) and nodes/s.
+Rapfi's last line counts every node of the move; ``abgames pbrain``'s counts those of
+its last finished depth (the search of the next, cut by the clock, is left out), so
+its nodes/s here is low: the default run (no ``--peer``) counts every node.
+
+    python benchmarks/gomoku_speed.py --peer "abgames pbrain" --peer pbrain-rapfi2022-st-ndebug
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import shlex
 import subprocess
 import sys
 import time
 
 from abgames.games.gomoku import Rule
+
+#: The depth and the node count in a brain's ``MESSAGE`` lines: ``abgames pbrain``'s
+#: ``depth 7 score +934 nodes 191222 ...`` and Rapfi's ``Depth 17-32 | ... | Node 1243K``.
+PEER_DEPTH = re.compile(r"\b[Dd]epth (\d+)")
+PEER_NODES = re.compile(r"\b[Nn]odes? (\d+)(K?)\b")
 
 #: Fixed quiet midgame positions (freestyle, 15x15), in Renju notation: piskvork
 #: openings 7 to 11 moves on, from games of ``hard`` against Rapfi 2018, where neither
@@ -110,6 +128,59 @@ def fixed_depth(
         )
 
 
+def peer_figures(chatter: list[str]) -> tuple[int, int]:
+    """(depth, nodes) from the last ``MESSAGE`` lines that give them (0 if none)."""
+    depth = nodes = 0
+    for line in chatter:
+        found = PEER_DEPTH.search(line)
+        if found:
+            depth = int(found.group(1))
+        counted = PEER_NODES.search(line)
+        if counted:
+            nodes = int(counted.group(1)) * (1000 if counted.group(2) else 1)
+    return depth, nodes
+
+
+def peers(commands: list[str], seconds: float, rule: str) -> None:
+    """Each position sent to each brain in ``commands`` at ``seconds`` a move."""
+    from abgames.arena.engines import GAME_TYPE_ENGINE, RULE_BITS, board_stones
+    from abgames.games.gomoku import Gomoku
+    from abgames.protocols.client import EngineError, GomocupClient
+
+    turn_ms = round(seconds * 1000)
+    for command in commands:
+        print(f"{command}, {turn_ms} ms a move, {rule}")
+        total_nodes = 0
+        total_time = 0.0
+        for text in POSITIONS:
+            state = Gomoku.from_notation(text, rule=rule)
+            client = GomocupClient(shlex.split(command))
+            try:
+                client.start(state.size)
+                client.info("timeout_turn", turn_ms)
+                client.info("timeout_match", 0)
+                client.info("game_type", GAME_TYPE_ENGINE)
+                client.info("rule", RULE_BITS[Rule(rule)])
+                start = time.perf_counter()
+                x, y = client.board(board_stones(state), seconds + 5)
+                used = time.perf_counter() - start
+            except EngineError as error:
+                print(f"  {text[:28]:<30} the brain failed: {error}")
+                client.kill()
+                continue
+            client.end()
+            depth, nodes = peer_figures(client.chatter)
+            move = state.format_move(state.point(x, y))
+            total_nodes += nodes
+            total_time += used
+            print(
+                f"  {text[:28]:<30} {move:>4} in {used:5.2f} s  depth {depth:2d}  {nodes:9d} nodes"
+                f"  {nodes / used:9.0f} nodes/s"
+            )
+        if total_time > 0:
+            print(f"  mean: {total_nodes / total_time:.0f} nodes/s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0)
@@ -117,7 +188,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="timings per position (--depth)")
     parser.add_argument("--rule", choices=[r.value for r in Rule], default=Rule.FREESTYLE.value)
     parser.add_argument("--net", action="store_true", help="with the learned evaluation")
+    parser.add_argument(
+        "--peer", action="append", default=[], help="a Gomocup brain's command line (repeatable)"
+    )
     args = parser.parse_args()
+    if args.peer:
+        peers(args.peer, args.seconds, args.rule)
+        return
     if args.depth > 0:
         fixed_depth(args.depth, args.repeat, args.rule, args.net)
         return
@@ -127,10 +204,12 @@ def main() -> None:
         f"then depth {depth} in {move:.2f} s"
     )
     from abgames.ai.gomoku.engine import EngineSettings, GomokuEngine
+    from abgames.ai.gomoku.tables import S_NODES, S_VCF_NODES
     from abgames.games.gomoku import Gomoku
     from abgames.search.limit import Limit
 
-    for title, leaf_vcf in (("with the leaf VCF", 4), ("alpha-beta only (leaf VCF off)", 0)):
+    leaf = EngineSettings().leaf_vcf_depth  # hard's
+    for title, leaf_vcf in (("with the leaf VCF", leaf), ("alpha-beta only (leaf VCF off)", 0)):
         print(f"{title}, {args.rule}{', learned evaluation' if args.net else ''}")
         engine = GomokuEngine(
             EngineSettings(
@@ -151,8 +230,10 @@ def main() -> None:
             for last in engine.search(state, Limit(time=args.seconds)):  # noqa: B007
                 pass
             used = time.perf_counter() - start
-            assert last is not None
-            nodes = last.nodes
+            assert last is not None and engine.tables is not None
+            # Every node searched, the last iteration's unfinished ones too (a result
+            # counts the nodes up to its own depth).
+            nodes = int(engine.tables.stats[S_NODES] + engine.tables.stats[S_VCF_NODES])
             total_nodes += nodes
             total_time += used
             print(f"  {text[:28]:<30} depth {last.depth:2d}  {nodes / used:9.0f} nodes/s")

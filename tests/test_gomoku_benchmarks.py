@@ -58,6 +58,32 @@ def test_speed_searches_its_positions_under_the_rule_asked_for(
     assert out.count("depth 2, renju") == 2 and out.count("nodes/s (best of 1)") == 2
 
 
+def test_speed_reads_depth_and_nodes_from_our_brain_and_rapfis_messages() -> None:
+    ours = [
+        "MESSAGE depth 6 score +1306 nodes 82922 time 0.15s pv 8,6 7,8",
+        "MESSAGE depth 7 score +934 nodes 191222 time 0.47s pv 8,6 7,8 6,9",
+    ]
+    assert speed.peer_figures(ours) == (7, 191222)
+    rapfi = ["MESSAGE Speed 1281 | Depth 17-32 | Eval 211 | Node 1243K | Time 970ms"]
+    assert speed.peer_figures(rapfi) == (17, 1_243_000)
+    assert speed.peer_figures(["MESSAGE thinking"]) == (0, 0)
+
+
+def test_speed_sends_every_position_to_each_peer_brain(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    brain = shlex.join([sys.executable, str(RANDOM_BRAIN)])
+    speed.peers([brain], 0.2, "freestyle")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{brain}, 200 ms a move, freestyle"
+    answered = [line for line in lines[1:] if " in " in line and "nodes/s" in line]
+    assert len(answered) == len(speed.POSITIONS)  # a move each, no failure
+    for line, text in zip(answered, speed.POSITIONS, strict=True):
+        state = Gomoku.from_notation(text)
+        move = line.split()[len(text[:28].split())]
+        assert state.parse_move(move) in state.legal_moves()
+
+
 def test_ladder_rungs_cap_nodes_or_time_and_ask_for_one_thread() -> None:
     rungs = ladder.rungs("pbrain-x --fast", [5000, 1000], [1.0], 10_000)
     assert [r.label for r in rungs] == ["1,000 nodes a move", "5,000 nodes a move", "1 s a move"]
