@@ -39,6 +39,7 @@ ladder = load_script("gomoku_ladder")
 losses = load_script("gomoku_losses")
 puzzles = load_script("gomoku_puzzles")
 speed = load_script("gomoku_speed")
+profile = load_script("gomoku_profile")
 
 
 def test_speed_searches_its_positions_under_the_rule_asked_for(
@@ -82,6 +83,37 @@ def test_speed_sends_every_position_to_each_peer_brain(
         state = Gomoku.from_notation(text)
         move = line.split()[len(text[:28].split())]
         assert state.parse_move(move) in state.legal_moves()
+
+
+#: Mangled names as numba gives its kernels (a closure's, a module function's).
+UPDATE_CELLS = (
+    "_ZN7abgames2ai6gomoku5board13_line_updater12_3clocals_3e12update_cellsB3v17B38c8tJTIeFIjx"
+)
+NEGAMAX = "_ZN7abgames2ai6gomoku6search7negamaxB3v67B38c8tJTIeFIjxB2IKS"
+
+
+def test_profile_names_kernels_and_shares_their_samples() -> None:
+    assert profile.readable(UPDATE_CELLS) == "board._line_updater.<locals>.update_cells"
+    assert profile.readable(NEGAMAX) == "search.negamax"
+    assert profile.readable("_ZN5numba7cpython4mathE") is None  # not ours
+    assert profile.readable("gc_collect_main") is None
+    listing = (
+        f"0000000000000000 00000000000001a0 T {NEGAMAX}\n00000000000001b0 0000000000000010 t x\n"
+    )
+    assert profile.symbol_sizes(listing) == {NEGAMAX: (0, 0x1A0), "x": (0x1B0, 0x10)}
+    report = "\n".join(
+        [
+            "# Samples: 1K",
+            f"    30.00%  [.] {UPDATE_CELLS}",
+            f"    10.00%  [.] {NEGAMAX}",
+            "    50.00%  [.] _PyEval_EvalFrameDefault",  # compiling: not counted
+            f"    10.00%  [.] {NEGAMAX}x",  # another overload of the same kernel
+        ]
+    )
+    assert profile.kernel_shares(report) == [
+        (60.0, "board._line_updater.<locals>.update_cells"),
+        (40.0, "search.negamax"),
+    ]
 
 
 def test_ladder_rungs_cap_nodes_or_time_and_ask_for_one_thread() -> None:
