@@ -143,9 +143,10 @@ def peer_figures(chatter: list[str]) -> tuple[int, int]:
 
 def peers(commands: list[str], seconds: float, rule: str) -> None:
     """Each position sent to each brain in ``commands`` at ``seconds`` a move."""
-    from abgames.arena.engines import GAME_TYPE_ENGINE, RULE_BITS, board_stones
+    from abgames.arena.engines import board_stones
+    from abgames.arena.teacher import started_brain
     from abgames.games.gomoku import Gomoku
-    from abgames.protocols.client import EngineError, GomocupClient
+    from abgames.protocols.client import EngineError
 
     turn_ms = round(seconds * 1000)
     for command in commands:
@@ -154,19 +155,16 @@ def peers(commands: list[str], seconds: float, rule: str) -> None:
         total_time = 0.0
         for text in POSITIONS:
             state = Gomoku.from_notation(text, rule=rule)
-            client = GomocupClient(shlex.split(command))
+            client = None
             try:
-                client.start(state.size)
-                client.info("timeout_turn", turn_ms)
-                client.info("timeout_match", 0)
-                client.info("game_type", GAME_TYPE_ENGINE)
-                client.info("rule", RULE_BITS[Rule(rule)])
+                client = started_brain(shlex.split(command), state.size, state.rule, turn_ms)
                 start = time.perf_counter()
                 x, y = client.board(board_stones(state), seconds + 5)
                 used = time.perf_counter() - start
             except EngineError as error:
                 print(f"  {text[:28]:<30} the brain failed: {error}")
-                client.kill()
+                if client is not None:
+                    client.kill()
                 continue
             client.end()
             depth, nodes = peer_figures(client.chatter)

@@ -133,6 +133,23 @@ def read_score(chatter: Sequence[str], pattern: re.Pattern[str]) -> int | None:
     return None
 
 
+def started_brain(command: Sequence[str], size: int, rule: Rule, turn_ms: int) -> GomocupClient:
+    """A brain started for one position at a time: ``START``, then ``turn_ms`` a move and
+    no match limit under ``rule``. ``EngineError`` (the process killed) if it refuses."""
+    client = GomocupClient(command)
+    try:
+        client.start(size)
+    except EngineError:
+        client.kill()
+        raise
+    client.info("timeout_turn", turn_ms)
+    client.info("timeout_match", UNLIMITED_MATCH_MS)
+    client.info("time_left", UNLIMITED_MATCH_MS)
+    client.info("game_type", GAME_TYPE_ENGINE)
+    client.info("rule", RULE_BITS[rule])
+    return client
+
+
 class _Teacher:
     """One brain process, restarted when it fails."""
 
@@ -145,18 +162,7 @@ class _Teacher:
 
     def _started(self) -> GomocupClient:
         if self.client is None:
-            client = GomocupClient(self.command)
-            try:
-                client.start(self.size)
-            except EngineError:
-                client.kill()
-                raise
-            client.info("timeout_turn", self.turn_ms)
-            client.info("timeout_match", UNLIMITED_MATCH_MS)
-            client.info("time_left", UNLIMITED_MATCH_MS)
-            client.info("game_type", GAME_TYPE_ENGINE)
-            client.info("rule", RULE_BITS[self.rule])
-            self.client = client
+            self.client = started_brain(self.command, self.size, self.rule, self.turn_ms)
         return self.client
 
     def chatter_for(self, state: Gomoku) -> list[str]:
