@@ -1048,6 +1048,20 @@ def test_kept_threat_moves_search_more_nodes_and_a_legal_move() -> None:
     assert kept.move in state.legal_moves()
 
 
+def test_move_count_pruning_searches_fewer_nodes_to_the_same_depth() -> None:
+    """With a limit on the moves a null-window node tries, quiet midgame positions are
+    searched in fewer nodes, a legal candidate still comes out, and a forced win the
+    side to move has (an open three to play on) is still seen."""
+    for opening in ("h8 i8 i5 h9 j6 j9 k7 l8 k5 g9", "h8 i7 h5 h6 j8 i8 i9 g7 i5 k7"):
+        state = Gomoku.from_notation(opening)
+        full = _search_to(PLAIN, state, 5)
+        limited = _search_to(replace(PLAIN, move_count_base=3), state, 5)
+        assert limited.nodes < full.nodes
+        assert limited.move in state.legal_moves()
+    won = Gomoku.from_notation("a1 h8 o15 i8 a15 j8 o1")  # white: h8-j8, both ends open
+    assert _search_to(replace(PLAIN, move_count_base=1), won, 4).score >= WIN_THRESHOLD
+
+
 #: Alpha-beta alone with futility pruning and razoring at depths 1 and 2.
 PRUNED = replace(PLAIN, futility_depth=3, razor_depth=3)
 

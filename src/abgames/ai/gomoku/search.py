@@ -6,12 +6,12 @@ Scores follow ``abgames.search.score``: the side to move's view, a win whose win
 stone is the n-th move from the root scores ``WIN - n``.
 
 ``negamax`` is principal-variation search with a transposition table, killer and
-history ordering, forced-block extension, late-move reductions of quiet moves
-(optionally), static wins read off the threat sets (``_static_win``; Renju black's
-played out against the forbidden rule) and a short VCF at the leaves whose evaluation
-is below beta (optionally; ``threats.vcf``). ``search_root`` is one iteration over the
-root moves, ``root_candidates`` the root's moves (plain Python over the kernels).
-The stop flag is read as ``tables`` says.
+history ordering, forced-block extension, late-move reductions of quiet moves and
+move-count pruning (each optionally), static wins read off the threat sets
+(``_static_win``; Renju black's played out against the forbidden rule) and a short
+VCF at the leaves whose evaluation is below beta (optionally; ``threats.vcf``).
+``search_root`` is one iteration over the root moves, ``root_candidates`` the root's
+moves (plain Python over the kernels). The stop flag is read as ``tables`` says.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ from abgames.ai.gomoku.tables import (
     C_LMR_AFTER,
     C_LMR_DEEP_AFTER,
     C_LMR_MIN_DEPTH,
+    C_MOVE_COUNT_BASE,
     C_RAZOR_DEPTH,
     C_RAZOR_MARGIN,
     C_STATIC_WINS,
@@ -486,7 +487,14 @@ def negamax(board: Board, tables: Tables, depth: int, alpha: int, beta: int, ply
     reduce_late = tables.config[C_LMR] != 0 and depth >= tables.config[C_LMR_MIN_DEPTH]
     reduce_after = tables.config[C_LMR_AFTER]
     reduce_deep_after = tables.config[C_LMR_DEEP_AFTER]
+    # Move-count pruning: at a null-window node, once a move that does not lose is
+    # found, the moves past ``C_MOVE_COUNT_BASE + depth^1.5`` are not tried.
+    move_limit = count
+    if tables.config[C_MOVE_COUNT_BASE] > 0 and beta - alpha == 1:
+        move_limit = tables.config[C_MOVE_COUNT_BASE] + int(depth**1.5)
     for i in range(count):
+        if i >= move_limit and best > -WIN_THRESHOLD:
+            break
         cell = pick(moves, keys, i, count)
         if i >= far_limit and not _near(cell, last_move, width):
             continue

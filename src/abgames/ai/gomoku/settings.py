@@ -74,6 +74,13 @@ class EngineSettings:
     #: them (64) scored 44.1 % against Rapfi 2018 at 1 s in 320 games where the default
     #: scored 40.3 % in 160: within the noise, so off (docs/tuning.md).
     keep_threats: int = 0
+    #: Move-count pruning (Rapfi 0.38's): a null-window node that already has a move not
+    #: losing tries no more than ``move_count_base + depth^1.5`` moves (0: no limit).
+    #: Against ``hard`` in self-play at 0.2 s it lost (3: −78 Elo); against Rapfi at 1 s
+    #: it scored 12.8 % (3) and 16.9 % (5) where ``hard`` scored 15.3 %, though it
+    #: proves more of the wins Rapfi announced (``benchmarks/gomoku_wins.py``): off
+    #: (docs/tuning.md).
+    move_count_base: int = 0
     max_depth: int = DEFAULT_MAX_DEPTH
     use_full_time: bool = False
     #: Root defence check: each iteration's best move, and the move chosen, is refused

@@ -76,6 +76,7 @@ CONFIG_FIELDS = (
     "frontier_near_beam",  # there, moves near the opponent's last kept up to this many
     "frontier_depth",  # frontier nodes: null-window nodes of at most this depth
     "keep_threats",  # moves past the beam kept when they build a threat for either side
+    "move_count_base",  # null-window nodes try at most base + depth^1.5 moves (0: no limit)
 )
 CONFIG_LEN = len(CONFIG_FIELDS)
 C_BEAM = CONFIG_FIELDS.index("beam")
@@ -99,6 +100,7 @@ C_LEAF_VCF_SPAN = CONFIG_FIELDS.index("leaf_vcf_span")
 C_FRONTIER_NEAR_BEAM = CONFIG_FIELDS.index("frontier_near_beam")
 C_FRONTIER_DEPTH = CONFIG_FIELDS.index("frontier_depth")
 C_KEEP_THREATS = CONFIG_FIELDS.index("keep_threats")
+C_MOVE_COUNT_BASE = CONFIG_FIELDS.index("move_count_base")
 
 
 class Tables(NamedTuple):
