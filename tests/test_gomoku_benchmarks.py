@@ -1,6 +1,6 @@
 """The Gomoku benchmark scripts: the ladder against an external brain, the speed
-benchmark's rule, the puzzle benchmark's independent check of a VCF line, and the
-report of where lost games were lost."""
+benchmark's rule, the puzzle benchmark's independent check of a VCF line, the
+report of where lost games were lost, and the forced wins a judge brain announced."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import importlib.util
 import json
 import shlex
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -40,6 +40,7 @@ losses = load_script("gomoku_losses")
 puzzles = load_script("gomoku_puzzles")
 speed = load_script("gomoku_speed")
 profile = load_script("gomoku_profile")
+wins = load_script("gomoku_wins")
 
 
 def test_speed_searches_its_positions_under_the_rule_asked_for(
@@ -481,3 +482,101 @@ def test_pbrain_set_reports_the_slowest_answer_and_its_problem(
     assert "set: answer (DONE to move): median 0.050 s, p95 0.284 s, max 0.310 s (#8)" in out
     assert "set: START to OK: median 0.700 s" in out
     assert "set: solved 3/3 (100.0 %)" in out
+
+
+def test_wins_reads_the_loss_the_judge_announces_for_the_side_to_move() -> None:
+    assert wins.mated_in(["MESSAGE Depth 15-30 | Eval -M24 | Time 960ms | Node 1100K"]) == 24
+    assert (
+        wins.mated_in(["MESSAGE Depth 9-20 | Eval -M30", "MESSAGE Depth 10-22 | Eval -M26"]) == 26
+    )
+    assert wins.mated_in(["MESSAGE Depth 12-28 | Eval -35 | Time 950ms"]) is None
+    assert wins.mated_in(["MESSAGE Depth 12-28 | Eval +M9"]) is None  # a win, not a loss
+    assert wins.mated_in([]) is None
+
+
+def judge_after(stones: int) -> Callable[[Gomoku], list[str]]:
+    """A judge that calls every position of ``stones`` stones or more lost in 5 plies."""
+
+    def judge(state: Gomoku) -> list[str]:
+        lost = len(state.moves) >= stones
+        return ["MESSAGE Depth 14 | Eval -M5" if lost else "MESSAGE Depth 14 | Eval 40"]
+
+    return judge
+
+
+def test_wins_collects_the_position_after_the_move_the_judge_called_lost() -> None:
+    record = lost_by_us(IGNORED_THREE, index=7)
+    # Us (black) to move at plies 0, 2, 4, 6: the first with 6 stones is ply 6 (o1).
+    assert wins.collect_game(record, judge_after(6)) == wins.WinPosition(
+        moves="a1 h8 o15 i8 a15 j8 o1", rule=Rule.FREESTYLE, mate_plies=4, game=7
+    )
+    assert wins.collect_game(record, judge_after(99)) is None  # never called lost
+    won = record | {"winner": "us", "result": "1-0"}
+    assert wins.collect_game(won, judge_after(0)) is None
+
+
+def test_wins_leaves_out_a_loss_called_where_the_side_then_made_a_four() -> None:
+    # Ply 6: black's a4 makes a four (a1-a4), so white's reply a5 is forced.
+    record = lost_by_us("a1 h8 a2 i8 a3 j8 a4 a5 o15 k8 o1 l8")
+    assert wins.collect_game(record, judge_after(6)) is None
+    assert wins.collect_game(record, judge_after(8)) == wins.WinPosition(
+        moves="a1 h8 a2 i8 a3 j8 a4 a5 o15", rule=Rule.FREESTYLE, mate_plies=4, game=0
+    )
+
+
+@pytest.fixture
+def readiness_restored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``gomoku_wins`` readies the kernels (``readiness.prepare``): what that records of
+    this process is put back after the test, for the tests that expect a new process."""
+    from abgames.ai import readiness
+
+    monkeypatch.setattr(readiness, "_ready", set(readiness._ready))
+    monkeypatch.setattr(readiness, "_jobs", dict(readiness._jobs))
+
+
+def test_wins_finds_the_forced_win_of_a_collected_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], readiness_restored: None
+) -> None:
+    won = wins.WinPosition("a1 h8 o15 i8 a15 j8 o1", Rule.FREESTYLE, 4, 7)  # white's open three
+    quiet = wins.WinPosition("h8 i8", Rule.FREESTYLE, 40, 8)  # no forced win (a wrong claim)
+    path = tmp_path / "wins.jsonl"
+    path.write_text(won.as_json() + "\n" + quiet.as_json() + "\n")
+    assert wins.read_positions(path) == [won, quiet]
+    assert wins.main(["--positions", str(path), "--time", "0.3"]) == 0
+    out = capsys.readouterr().out
+    assert "game    7, mate in  4 plies: found in" in out
+    assert "game    8, mate in 40 plies: not found" in out
+    assert "hard: 1 of 2 wins found within 0.3 s" in out
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("not json", "wins.jsonl:2: not a position"),
+        (json.dumps({"moves": "h8 i8"}), "wins.jsonl:2: not a position"),  # no mate_plies
+        (json.dumps({"moves": "h8 h8", "mate_plies": 3}), "wins.jsonl:2: not a position"),
+        (json.dumps({"moves": "h8", "rule": "go", "mate_plies": 3}), "wins.jsonl:2"),
+    ],
+)
+def test_wins_refuses_a_broken_positions_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, message: str
+) -> None:
+    path = tmp_path / "wins.jsonl"
+    good = wins.WinPosition("a1 h8 o15 i8 a15 j8 o1", Rule.FREESTYLE, 4, 7)
+    path.write_text(good.as_json() + "\n" + line + "\n")
+    assert wins.main(["--positions", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and "Traceback" not in captured.err
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [("beam", "give NAME=N"), ("beam=wide", "give NAME=N"), ("no_such=1", "no_such")],
+)
+def test_wins_refuses_a_search_setting_it_cannot_apply(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], setting: str, message: str
+) -> None:
+    path = tmp_path / "wins.jsonl"
+    path.write_text(wins.WinPosition("h8 i8", Rule.FREESTYLE, 4, 1).as_json() + "\n")
+    assert wins.main(["--positions", str(path), "--search", setting]) == 2
+    assert message in capsys.readouterr().err

@@ -144,7 +144,9 @@ def test_a_quick_load_from_a_warm_cache_says_nothing(
     assert log == ["load started", "load finished"] and reports == []
 
 
-def test_a_stale_cache_counts_as_cold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stale_cache_counts_as_cold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_readiness: None
+) -> None:
     kernels, _ = fake_kernels(tmp_path, cached=True)
     monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)
     source = Path(kernels.sources[0])
@@ -154,7 +156,7 @@ def test_a_stale_cache_counts_as_cold(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_index_files_left_by_an_older_source_do_not_make_a_warm_cache_cold(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_tree_cache: None
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_tree_cache: None, fresh_readiness: None
 ) -> None:
     kernels, _ = fake_kernels(tmp_path, cached=True)
     monkeypatch.setitem(readiness.KERNELS, "gomoku", kernels)
