@@ -46,7 +46,7 @@ from abgames.ai.readiness import prepare
 from abgames.arguments import integer, real
 from abgames.files import write_atomically
 from abgames.games.base import IllegalMoveError
-from abgames.games.gomoku import Gomoku, Rule
+from abgames.games.gomoku import DEFAULT_SIZE, Gomoku, Rule
 from abgames.search.limit import Limit
 from abgames.search.score import WIN_THRESHOLD
 
@@ -71,20 +71,22 @@ class WinPosition:
 
     ``moves`` in the game's notation from the empty board; ``mate_plies`` the judge's
     bound on the plies to the five (the side to move's first move counted); ``game``
-    the record's game number.
+    the record's game number; ``size`` the board's (written only when not the default).
     """
 
     moves: str
     rule: Rule
     mate_plies: int
     game: int
+    size: int = DEFAULT_SIZE
 
     def state(self) -> Gomoku:
-        return Gomoku.from_notation(self.moves, rule=self.rule)
+        return Gomoku.from_notation(self.moves, size=self.size, rule=self.rule)
 
     def as_json(self) -> str:
         fields = {"moves": self.moves, "rule": self.rule.value, "mate_plies": self.mate_plies}
-        return json.dumps({**fields, "game": self.game})
+        size = {} if self.size == DEFAULT_SIZE else {"size": self.size}
+        return json.dumps({**fields, "game": self.game, **size})
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,7 @@ def collect_game(
                     rule=lost.rule,
                     mate_plies=plies - 1,
                     game=lost.game,
+                    size=lost.size,
                 )  # fmt: skip
         state.play(move)
     return None
@@ -161,6 +164,7 @@ def read_positions(path: Path) -> list[WinPosition]:
                 rule=Rule(entry.get("rule", Rule.FREESTYLE.value)),
                 mate_plies=int(entry["mate_plies"]),
                 game=int(entry.get("game", 0)),
+                size=int(entry.get("size", DEFAULT_SIZE)),
             )
             position.state()
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, IllegalMoveError) as error:

@@ -542,6 +542,9 @@ def test_wins_finds_the_forced_win_of_a_collected_position(
     path = tmp_path / "wins.jsonl"
     path.write_text(won.as_json() + "\n" + quiet.as_json() + "\n")
     assert wins.read_positions(path) == [won, quiet]
+    small = wins.WinPosition("h8 i8 h9 i9 h10", Rule.FREESTYLE, 3, 9, size=13)
+    assert "size" not in won.as_json() and json.loads(small.as_json())["size"] == 13
+    assert small.state().size == 13
     assert wins.main(["--positions", str(path), "--time", "0.3"]) == 0
     out = capsys.readouterr().out
     assert "game    7, mate in  4 plies: found in" in out
@@ -556,6 +559,7 @@ def test_wins_finds_the_forced_win_of_a_collected_position(
         (json.dumps({"moves": "h8 i8"}), "wins.jsonl:2: not a position"),  # no mate_plies
         (json.dumps({"moves": "h8 h8", "mate_plies": 3}), "wins.jsonl:2: not a position"),
         (json.dumps({"moves": "h8", "rule": "go", "mate_plies": 3}), "wins.jsonl:2"),
+        (json.dumps({"moves": "o15", "mate_plies": 3, "size": 9}), "wins.jsonl:2"),  # off board
     ],
 )
 def test_wins_refuses_a_broken_positions_file(
