@@ -43,10 +43,13 @@ from abgames.ai.gomoku.engine import GomokuEngine
 from abgames.ai.gomoku.player import LEVEL_SETTINGS
 from abgames.ai.gomoku.settings import EngineSettings, with_search_overrides
 from abgames.ai.readiness import prepare
+from abgames.arena.engines import board_stones
+from abgames.arena.teacher import started_brain
 from abgames.arguments import integer, real
 from abgames.files import write_atomically
 from abgames.games.base import IllegalMoveError
 from abgames.games.gomoku import DEFAULT_SIZE, Gomoku, Rule
+from abgames.protocols.client import EngineError, GomocupClient
 from abgames.search.limit import Limit
 from abgames.search.score import WIN_THRESHOLD
 
@@ -195,12 +198,8 @@ def report(attempts: list[Attempt], label: str, seconds: float) -> str:
     return line
 
 
-def _judge_with(command: list[str], judge_ms: int, game: Gomoku) -> Callable[[Gomoku], list[str]]:
-    """The judge: a brain started for ``game``'s size and rule, asked one position at a time."""
-    from abgames.arena.engines import board_stones
-    from abgames.arena.teacher import started_brain
-
-    client = started_brain(command, game.size, game.rule, judge_ms)
+def _judge_with(client: GomocupClient, judge_ms: int) -> Callable[[Gomoku], list[str]]:
+    """The judge: ``client`` (a started brain) asked one position at a time."""
 
     def judge(state: Gomoku) -> list[str]:
         client.chatter.clear()
@@ -224,8 +223,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--games", type=integer, help="lost games to judge, the first (default all)"
     )
     args = parser.parse_args(argv)
-    if args.time <= 0 or args.judge_ms <= 0:
-        parser.error("--time and --judge-ms must be positive")
+    if args.time <= 0 or args.judge_ms <= 0 or (args.games is not None and args.games < 1):
+        parser.error("--time, --judge-ms and --games must be positive")
     if args.collect and not (args.judge and args.out):
         parser.error("--collect needs --judge and --out")
     return args
@@ -249,22 +248,33 @@ def _collect(records: list[dict[str, object]], args: argparse.Namespace) -> int:
     except RecordError as error:
         print(f"gomoku_wins: {error}", file=sys.stderr)
         return 2
-    lost = lost[: args.games] if args.games else lost
+    lost = lost[: args.games] if args.games is not None else lost
     if not lost:
         print("gomoku_wins: no game in the records was lost by a five", file=sys.stderr)
         return 2
     first = lost_game(lost[0], side_name(lost[0], None))
     assert first is not None
-    judge = _judge_with(shlex.split(args.judge), args.judge_ms, Gomoku(first.size, first.rule))
     positions = []
-    for record in lost:
-        position = collect_game(record, judge)
-        if position is not None:
-            positions.append(position)
-            print(
-                f"game {position.game}: mated in {position.mate_plies + 1} after the side's move",
-                flush=True,
-            )
+    try:
+        client = started_brain(shlex.split(args.judge), first.size, first.rule, args.judge_ms)
+    except (EngineError, OSError) as error:
+        print(f"gomoku_wins: the judge {args.judge!r} did not start: {error}", file=sys.stderr)
+        return 2
+    try:
+        judge = _judge_with(client, args.judge_ms)
+        for record in lost:
+            position = collect_game(record, judge)
+            if position is not None:
+                positions.append(position)
+                plies = position.mate_plies
+                print(
+                    f"game {position.game}: the judge's side wins within {plies} plies", flush=True
+                )
+    except EngineError as error:
+        print(f"gomoku_wins: the judge failed: {error}", file=sys.stderr)
+        return 2
+    finally:
+        client.end()
     write_atomically(args.out, "".join(p.as_json() + "\n" for p in positions).encode())
     print(f"{len(lost)} lost games judged, {len(positions)} positions written to {args.out}")
     return 0

@@ -584,3 +584,37 @@ def test_wins_refuses_a_search_setting_it_cannot_apply(
     path.write_text(wins.WinPosition("h8 i8", Rule.FREESTYLE, 4, 1).as_json() + "\n")
     assert wins.main(["--positions", str(path), "--search", setting]) == 2
     assert message in capsys.readouterr().err
+
+
+def collect_with(tmp_path: Path, judge: str) -> tuple[int, Path]:
+    """``gomoku_wins --collect`` over one lost game with ``judge``; (exit, out path)."""
+    records = tmp_path / "rung1.jsonl"
+    records.write_text(json.dumps(lost_by_us(IGNORED_THREE)) + "\n")
+    out = tmp_path / "wins.jsonl"
+    argv = ["--collect", str(records), "--judge", judge, "--judge-ms", "100", "--out", str(out)]
+    return wins.main(argv), out
+
+
+def test_wins_collects_nothing_from_a_judge_that_announces_no_win(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = collect_with(tmp_path, shlex.join([sys.executable, str(RANDOM_BRAIN)]))
+    assert code == 0 and out.read_text() == ""
+    assert "1 lost games judged, 0 positions written" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("judge", "message"),
+    [
+        ([str(RANDOM_BRAIN), "--mode", "crash", "--after", "1"], "the judge failed"),
+        (["/nonexistent/brain"], "did not start"),
+    ],
+)
+def test_wins_stops_with_a_message_when_the_judge_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], judge: list[str], message: str
+) -> None:
+    command = [sys.executable, *judge] if judge[0].endswith(".py") else judge
+    code, out = collect_with(tmp_path, shlex.join(command))
+    assert code == 2 and not out.exists()
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
