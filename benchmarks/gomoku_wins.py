@@ -32,7 +32,7 @@ import re
 import shlex
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
@@ -44,7 +44,7 @@ from abgames.ai.gomoku.player import LEVEL_SETTINGS
 from abgames.ai.gomoku.settings import EngineSettings, with_search_overrides
 from abgames.ai.readiness import prepare
 from abgames.arena.engines import board_stones
-from abgames.arena.teacher import started_brain
+from abgames.arena.teacher import read_score, started_brain
 from abgames.arguments import integer, real
 from abgames.files import write_atomically
 from abgames.games.base import IllegalMoveError
@@ -102,13 +102,9 @@ class Attempt:
     depth: int
 
 
-def mated_in(chatter: Iterable[str]) -> int | None:
+def mated_in(chatter: Sequence[str]) -> int | None:
     """The plies to the side to move's loss that the judge announced last, if any."""
-    found = None
-    for line in chatter:
-        for plies in MATED_IN.findall(line):
-            found = int(plies)
-    return found
+    return read_score(chatter, MATED_IN)
 
 
 def _forced_reply(state: Gomoku) -> bool:
@@ -139,13 +135,12 @@ def collect_game(
                 if state.is_over() or _forced_reply(state):
                     return None
                 return WinPosition(
-                    moves=" ".join(Gomoku(lost.size, lost.rule).format_move(m)
-                                   for m in lost.moves[: ply + 1]),
+                    moves=state.notation(),
                     rule=lost.rule,
                     mate_plies=plies - 1,
                     game=lost.game,
                     size=lost.size,
-                )  # fmt: skip
+                )
         state.play(move)
     return None
 
