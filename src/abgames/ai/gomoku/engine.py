@@ -58,9 +58,9 @@ SOLVER_TIME_SHARE = 0.15
 #: is bounded by its node budget and usually takes well under a millisecond; it is long
 #: when the move loses and others must be tried, which the checks between iterations
 #: mostly do before this share. A check cut short by the clock keeps the move.
-DEFENCE_TIME_SHARE = 0.05
+DEFENCE_TIME_SHARE = 0.02
 #: Kept back from every time budget for the work around the kernels.
-SAFETY_MARGIN_SECONDS = 0.03
+SAFETY_MARGIN_SECONDS = 0.015
 
 
 def vct_loss_score(moves: int) -> int:
