@@ -52,6 +52,12 @@ def rows(text: str) -> list[str]:
     return [line.strip() for line in text.strip().splitlines()]
 
 
+@pytest.fixture(scope="module", params=[False, True], ids=["depth-first VCT", "proof-number VCT"])
+def vct_engine(request: pytest.FixtureRequest) -> GomokuEngine:
+    """An engine whose VCT solver (``solve``) is each of the two (``search.proof_vct``)."""
+    return GomokuEngine(EngineSettings(proof_vct=request.param))
+
+
 @pytest.fixture(scope="module")
 def engine() -> GomokuEngine:
     return GomokuEngine()
@@ -472,7 +478,7 @@ def test_quintet_vcf_depths(engine: GomokuEngine) -> None:
 
 
 @needs_shared_data
-def test_quintet_vct_depths(engine: GomokuEngine) -> None:
+def test_quintet_vct_depths(vct_engine: GomokuEngine) -> None:
     """A VCT found within its stated depth, none claimed where none exists. (Quintet's
     "none within 7" for ``test_vct_fukumi_move`` holds only under a threat limit the
     data does not record, beside its 7-move solution: left out.)"""
@@ -484,7 +490,7 @@ def test_quintet_vct_depths(engine: GomokuEngine) -> None:
         if case["name"] == "test_vct_fukumi_move" and depth == 7:
             continue
         state = board_state(case["board"], Rule.RENJU, 0 if case["attacker"] == "black" else 1)
-        found = engine.solve(state, depth=depth, threes=True, nodes=1_000_000)
+        found = vct_engine.solve(state, depth=depth, threes=True, nodes=1_000_000)
         if case["expected"] != "solution":
             assert found is None, (case["name"], depth)
         elif found is not None:
@@ -786,16 +792,16 @@ FORBIDDEN_BREAKER_PUZZLE = """
     ids=["white, through black's counter-four", "black, through white's counter-four"],
 )
 def test_vct_blocks_a_counter_four_and_attacks_on(
-    engine: GomokuEngine, board: str, to_move: int, first: str
+    vct_engine: GomokuEngine, board: str, to_move: int, first: str
 ) -> None:
     """Against a three the defender may make a four; the attacker blocks it and the
     defender must still answer the three. Both puzzles need that (4 attacker moves
     before the five, none in 3: the forced block counts as a move)."""
     state = board_state(rows(board), Rule.RENJU, to_move)
-    found = engine.solve(state, depth=4, threes=True)
+    found = vct_engine.solve(state, depth=4, threes=True)
     assert found is not None and found.moves - 1 <= 4
     assert found.line[0] == state.parse_move(first)
-    assert engine.solve(state, depth=3, threes=True) is None
+    assert vct_engine.solve(state, depth=3, threes=True) is None
 
 
 DOUBLE_THREE_AGAINST_A_FOUR_THREE = """
@@ -817,14 +823,14 @@ DOUBLE_THREE_AGAINST_A_FOUR_THREE = """
 """
 
 
-def test_a_vct_refuted_by_the_defenders_fours_is_not_claimed(engine: GomokuEngine) -> None:
+def test_a_vct_refuted_by_the_defenders_fours_is_not_claimed(vct_engine: GomokuEngine) -> None:
     """Black's double three at h8 would win, but white answers with its four-three
     (m14, then m11): no VCT. Without white's stones up there it is one."""
     state = board_state(rows(DOUBLE_THREE_AGAINST_A_FOUR_THREE), Rule.FREESTYLE, 0)
-    assert engine.solve(state, depth=6, threes=True) is None
+    assert vct_engine.solve(state, depth=6, threes=True) is None
     calm = rows(DOUBLE_THREE_AGAINST_A_FOUR_THREE)
     calm[1:4] = ["." * 15] * 3
-    found = engine.solve(board_state(calm, Rule.FREESTYLE, 0), depth=6, threes=True)
+    found = vct_engine.solve(board_state(calm, Rule.FREESTYLE, 0), depth=6, threes=True)
     assert found is not None and found.line[0] == state.point(7, 7)
 
 

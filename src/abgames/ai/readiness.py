@@ -111,6 +111,7 @@ KERNELS: dict[str, Kernels] = {
             "gomoku/evaluate.py",
             "gomoku/movegen.py",
             "gomoku/threats.py",
+            "gomoku/proof.py",
             "gomoku/search.py",
         ),
         30,

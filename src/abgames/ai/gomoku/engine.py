@@ -34,6 +34,7 @@ from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import netfile
 from abgames.ai.gomoku import search as ks
 from abgames.ai.gomoku import tables as kt
+from abgames.ai.gomoku.proof import run_proof_vct
 from abgames.ai.gomoku.settings import EngineSettings as EngineSettings
 from abgames.ai.gomoku.threats import run_solver
 from abgames.ai.gomoku.weights import eval_weights
@@ -142,7 +143,7 @@ class GomokuEngine:
         ``depth`` attacker moves, or ``None`` if none was found within ``nodes``."""
         board, tables = self._prepare(state)
         tables.vcf_key[:] = 0
-        moves = run_solver(board, tables, depth, nodes, threes)
+        moves = self._run_solver(board, tables, depth, nodes, threes)
         if moves == 0:
             return None
         line = tuple(self._point(int(c)) for c in tables.pv[0, : tables.pv_length[0]])
@@ -216,7 +217,7 @@ class GomokuEngine:
             ):
                 if depth <= 0 or tables.stop[0]:
                     continue
-                moves = run_solver(board, tables, depth, nodes, threes)
+                moves = self._run_solver(board, tables, depth, nodes, threes)
                 if moves > 0 and tables.pv_length[0] > 0:
                     found = (moves, threes)
                     break
@@ -226,6 +227,15 @@ class GomokuEngine:
                 timer.join()  # a callback already running has set the flag by now
         self._resume(tables)
         return found
+
+    def _run_solver(
+        self, board: nb.Board, tables: kt.Tables, depth: int, nodes: int, threes: bool
+    ) -> int:
+        """``threats.run_solver`` for the root and ``solve``: a VCT by proof numbers
+        (``proof.run_proof_vct``) when the settings' ``proof_vct`` is on."""
+        if threes and self.settings.proof_vct:
+            return run_proof_vct(board, tables, depth, nodes)
+        return run_solver(board, tables, depth, nodes, threes)
 
     def _must_stop(self) -> bool:
         return self._stop_event.is_set() or self._out_of_time.is_set()

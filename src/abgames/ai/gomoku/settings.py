@@ -90,6 +90,14 @@ class EngineSettings:
     defence_vct_depth: int = 6
     defence_nodes: int = 30_000
     defence_moves: int = 6
+    #: The root VCT (and ``GomokuEngine.solve``) searches by proof numbers
+    #: (``proof.proof_vct``) rather than depth first (``threats.vct``); the defence
+    #: check stays depth first. In 300,000 nodes it proves 23 of
+    #: ``benchmarks/gomoku_wins.py``'s 52 wins (16 moves deep) where the depth-first
+    #: solver proves 18 at best (12 moves deep); in 30,000, 5 against 6. With it (16
+    #: moves) ``hard`` scored 16.2 % against Rapfi at 1 s, no better than without:
+    #: off (docs/tuning.md).
+    proof_vct: bool = False
     #: Add the learned network's correction to the evaluation (``netfile``: the shipped
     #: network, or the file ``ABGAMES_GOMOKU_NET`` names).
     eval_net: bool = False
@@ -106,6 +114,7 @@ SEARCH_SWITCHES = (
     "static_wins",
     "use_full_time",
     "eval_net",
+    "proof_vct",
 )
 #: (least, most) of the numbers with other bounds; a gain beyond 2 plies would let the
 #: depth grow along a line of threats.

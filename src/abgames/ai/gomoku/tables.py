@@ -32,6 +32,8 @@ MAX_MOVES = 512
 CHECK_INTERVAL = 1023  # a mask: look at the stop flag every 1024 nodes
 TT_BITS = 20
 VCF_TT_BITS = 20
+#: Entries of the proof-number solver's table (``proof.proof_vct``).
+PROOF_BITS = 18
 
 #: What a transposition-table entry's score is (``tt_flag``): exact, a lower or an upper bound.
 EXACT = 0
@@ -124,6 +126,9 @@ class Tables(NamedTuple):
     config: npt.NDArray[np.int64]
     weights: npt.NDArray[np.int64]  # the evaluation's weights (``weights.EVAL_NAMES``)
     free_pairs: npt.NDArray[np.int32]  # [ply] free pairs on the path to the node at ply
+    proof_key: npt.NDArray[np.int64]  # the proof-number solver's table: keys,
+    proof_numbers: npt.NDArray[np.int32]  # [entry, 2] proof and disproof numbers,
+    proof_length: npt.NDArray[np.int16]  # attacker moves to the five of a proved node
 
 
 def new_tables(cells: int, tt_bits: int = TT_BITS) -> Tables:
@@ -152,6 +157,9 @@ def new_tables(cells: int, tt_bits: int = TT_BITS) -> Tables:
         config=np.empty(CONFIG_LEN, np.int64),
         weights=np.empty_like(EVAL_WEIGHTS),
         free_pairs=np.empty(MAX_PLY + 2, np.int32),
+        proof_key=np.empty(1 << PROOF_BITS, np.int64),
+        proof_numbers=np.empty((1 << PROOF_BITS, 2), np.int32),
+        proof_length=np.empty(1 << PROOF_BITS, np.int16),
     )
     reset_tables(tables)
     return tables
@@ -178,6 +186,9 @@ def reset_tables(tables: Tables) -> None:
     tables.config.fill(0)
     tables.weights[:] = EVAL_WEIGHTS
     tables.free_pairs.fill(0)
+    tables.proof_key.fill(0)
+    tables.proof_numbers.fill(0)
+    tables.proof_length.fill(0)
 
 
 TABLES_TYPE = typeof(new_tables(1, tt_bits=1))

@@ -261,7 +261,7 @@ def _four_cells(
 
 
 @njit(_SORT_SIGNATURE, cache=True, nogil=True, _nrt=False)
-def _sort_by_value(
+def sort_by_value(
     cell_value: npt.NDArray[np.int32], player: int, cells: npt.NDArray[np.int32], count: int
 ) -> None:
     """Insertion-sort ``cells[:count]`` by ``player``'s cell value, best first (stable)."""
@@ -401,7 +401,7 @@ def _pv_prefix(tables: Tables, ply: int, first: int, second: int, child: int) ->
 
 
 @njit(cache=True, nogil=True)
-def _wins_next_move(board: Board, player: int) -> bool:
+def wins_next_move(board: Board, player: int) -> bool:
     """Whether ``player`` has a legal move making two five points (a straight four, a
     double four) — the threat an open three makes. A four whose single block is
     forbidden is not counted (an attack resting on it fails: sound, not complete)."""
@@ -417,6 +417,28 @@ def _wins_next_move(board: Board, player: int) -> bool:
         if wins and allowed(board, player, cell):
             return True
     return False
+
+
+@njit(cache=True, nogil=True)
+def threat_answers(board: Board, replies: npt.NDArray[np.int32], attacker: int) -> int:
+    """The defender's (side to move's) answers to ``attacker``'s coming winning four,
+    into ``replies``; returns their count. Every point where the attacker would make a
+    four (the points that stop it are among them) and every defender four, best first
+    by the attacker's value of the point; the defender's forbidden points left out."""
+    me = board.info[I_TO_MOVE]
+    count = 0
+    for side in range(2):
+        player = attacker if side == 0 else me
+        cells = board.threat_cells[player, T_FOUR]
+        for i in range(board.threat_size[player, T_FOUR]):
+            reply = int(cells[i])
+            if side == 1 and board.threat_dirs[attacker, T_FOUR, reply] > 0:
+                continue
+            if allowed(board, me, reply):
+                replies[count] = reply
+                count += 1
+    sort_by_value(board.cell_value, attacker, replies, count)
+    return count
 
 
 @njit(cache=True, nogil=True)
@@ -479,7 +501,7 @@ def _vct_node(board: Board, tables: Tables, depth: int, ply: int, attacker: int)
                     if allowed(board, me, cell):
                         candidates[count] = cell
                         count += 1
-            _sort_by_value(board.cell_value, me, candidates, count)
+            sort_by_value(board.cell_value, me, candidates, count)
             _first(candidates, count, int(tables.killers[ply, 0]))  # what won a sibling
             local = candidates[:count].copy()
             found = 0
@@ -525,26 +547,13 @@ def _vct_node(board: Board, tables: Tables, depth: int, ply: int, attacker: int)
         if found > 0:
             _pv_prefix(tables, ply, block, -1, ply + 1)
         return found
-    if depth <= 0 or not _wins_next_move(board, other):
+    if depth <= 0 or not wins_next_move(board, other):
         return 0  # no threat: the attacker's last move did not force anything
     if vcf(board, tables, DEFENDER_VCF_DEPTH, ply) > 0:
         tables.pv_length[ply] = 0
         return 0  # the defender's own VCF refutes a three
-    # Against the coming winning four: every point where the attacker would make a
-    # four (the points that stop it are among them) and every defender four.
     replies = tables.moves[ply]
-    count = 0
-    for side in range(2):
-        player = other if side == 0 else me
-        cells = board.threat_cells[player, T_FOUR]
-        for i in range(board.threat_size[player, T_FOUR]):
-            reply = int(cells[i])
-            if side == 1 and board.threat_dirs[other, T_FOUR, reply] > 0:
-                continue
-            if allowed(board, me, reply):
-                replies[count] = reply
-                count += 1
-    _sort_by_value(board.cell_value, other, replies, count)
+    count = threat_answers(board, replies, other)
     local = replies[:count].copy()
     worst = 0
     for i in range(count):
