@@ -16,12 +16,16 @@ the ladder's half hour:
   ``search.NAME=N``) for ``--time`` seconds, the whole time used, and reports which
   wins the search proves (a won score) and after how long. The times depend on the
   machine: compare variants on one machine, one after the other.
+- **solve** (``--solve DEPTH --nodes N``): the root VCT solver alone, ``DEPTH``
+  attacker moves and ``N`` solver nodes a position: the depth-first one, or with
+  ``--search proof_vct=1`` the proof-number one (``ai/gomoku/proof.py``).
 
 Usage:
     python benchmarks/gomoku_wins.py --collect DIR/rung1.jsonl --judge pbrain-rapfi2022-st-ndebug \\
         --out data/gomoku-wins/rapfi-announced.jsonl
     python benchmarks/gomoku_wins.py [--positions FILE] [--time 1] [--level hard] \\
         [--search move_count_base=3]
+    python benchmarks/gomoku_wins.py --solve 16 --nodes 300000 [--search proof_vct=1]
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from statistics import median
 
 from abgames.ai.gomoku import board as nb
 from abgames.ai.gomoku import patterns as pt
+from abgames.ai.gomoku import tables as kt
 from abgames.ai.gomoku.engine import GomokuEngine
 from abgames.ai.gomoku.player import LEVEL_SETTINGS
 from abgames.ai.gomoku.settings import EngineSettings, with_search_overrides
@@ -95,7 +100,8 @@ class WinPosition:
 @dataclass(frozen=True)
 class Attempt:
     """One position searched: when the search first proved the win (seconds, depth,
-    nodes), or ``None``; and the deepest depth it finished."""
+    nodes), or ``None``; and the deepest depth it finished. For the solver alone
+    (``solve_attempt``): seconds, attacker moves and solver nodes; its depth."""
 
     position: WinPosition
     found: tuple[float, int, int] | None
@@ -184,10 +190,25 @@ def attempt(position: WinPosition, settings: EngineSettings, seconds: float) -> 
     return Attempt(position, found, depth)
 
 
-def report(attempts: list[Attempt], label: str, seconds: float) -> str:
-    """The summary line: wins found within the time, and when."""
+def solve_attempt(
+    position: WinPosition, settings: EngineSettings, depth: int, nodes: int
+) -> Attempt:
+    """``position`` given to the root VCT solver of ``settings`` (``proof_vct`` says
+    which): ``found`` is (seconds, attacker moves, solver nodes) of a win proved."""
+    engine = GomokuEngine(settings)
+    start = time.perf_counter()
+    found = engine.solve(position.state(), depth=depth, threes=True, nodes=nodes)
+    elapsed = time.perf_counter() - start
+    assert engine.tables is not None  # made by ``solve``
+    spent = int(engine.tables.stats[kt.S_VCF_NODES])
+    return Attempt(position, None if found is None else (elapsed, found.moves, spent), depth)
+
+
+def report(attempts: list[Attempt], label: str, seconds: float | None) -> str:
+    """The summary line: wins found (within the time, when one is given), and when."""
     times = sorted(a.found[0] for a in attempts if a.found is not None)
-    line = f"{label}: {len(times)} of {len(attempts)} wins found within {seconds:g} s"
+    within = "" if seconds is None else f" within {seconds:g} s"
+    line = f"{label}: {len(times)} of {len(attempts)} wins found{within}"
     if times:
         line += f"; median {median(times):.2f} s, slowest {times[-1]:.2f} s"
     return line
@@ -217,9 +238,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--games", type=integer, help="lost games to judge, the first (default all)"
     )
+    parser.add_argument(
+        "--solve", type=integer, metavar="DEPTH", help="the root VCT solver alone, this deep"
+    )
+    parser.add_argument("--nodes", type=integer, default=300_000, help="solver nodes (--solve)")
     args = parser.parse_args(argv)
     if args.time <= 0 or args.judge_ms <= 0 or (args.games is not None and args.games < 1):
         parser.error("--time, --judge-ms and --games must be positive")
+    if (args.solve is not None and args.solve < 1) or args.nodes < 1:
+        parser.error("--solve and --nodes must be positive")
     if args.collect and not (args.judge and args.out):
         parser.error("--collect needs --judge and --out")
     return args
@@ -293,13 +320,24 @@ def main(argv: list[str] | None = None) -> int:
     label = " ".join([args.level, *(f"search.{text}" for text in args.search)])
     prepare("gomoku", args.level)  # the kernels compiled or loaded before any clock runs
     source = args.positions.name
-    print(f"{label}, {args.time:g} s a position, {len(positions)} positions from {source}")
+    if args.solve is not None:
+        solver = "proof numbers" if settings.proof_vct else "depth first"
+        label += f", VCT by {solver}, {args.solve} moves, {args.nodes:,} nodes"
+        print(f"{label}, {len(positions)} positions from {source}")
+    else:
+        print(f"{label}, {args.time:g} s a position, {len(positions)} positions from {source}")
     attempts = []
     for position in positions:
-        result = attempt(position, settings, args.time)
+        if args.solve is not None:
+            result = solve_attempt(position, settings, args.solve, args.nodes)
+        else:
+            result = attempt(position, settings, args.time)
         attempts.append(result)
         if result.found is None:
-            verdict = f"not found (depth {result.depth})"
+            verdict = "not found" if args.solve else f"not found (depth {result.depth})"
+        elif args.solve is not None:
+            seconds, moves, nodes = result.found
+            verdict = f"proved in {seconds:.2f} s, {moves} moves, {nodes:,} nodes"
         else:
             seconds, depth, nodes = result.found
             verdict = f"found in {seconds:.2f} s at depth {depth}, {nodes:,} nodes"
@@ -307,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
             f"  game {position.game:>4}, mate in {position.mate_plies:>2} plies: {verdict}",
             flush=True,
         )
-    print(report(attempts, label, args.time))
+    print(report(attempts, label, None if args.solve is not None else args.time))
     return 0
 
 

@@ -553,6 +553,31 @@ def test_wins_finds_the_forced_win_of_a_collected_position(
 
 
 @pytest.mark.parametrize(
+    ("search", "solver"), [([], "depth first"), (["--search", "proof_vct=1"], "proof numbers")]
+)
+def test_wins_solve_gives_the_positions_to_the_vct_solver_alone(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    readiness_restored: None,
+    search: list[str],
+    solver: str,
+) -> None:
+    won = wins.WinPosition("a1 h8 o15 i8 a15 j8 o1", Rule.FREESTYLE, 4, 7)  # white's open three
+    quiet = wins.WinPosition("h8 i8", Rule.FREESTYLE, 40, 8)
+    path = tmp_path / "wins.jsonl"
+    path.write_text(won.as_json() + "\n" + quiet.as_json() + "\n")
+    argv = ["--positions", str(path), "--solve", "4", "--nodes", "20000", *search]
+    assert wins.main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"VCT by {solver}, 4 moves, 20,000 nodes" in out
+    assert "game    7, mate in  4 plies: proved in" in out and "2 moves" in out
+    assert "game    8, mate in 40 plies: not found" in out
+    assert "1 of 2 wins found\n" in out or "1 of 2 wins found;" in out
+    with pytest.raises(SystemExit):
+        wins.main(["--positions", str(path), "--solve", "0"])
+
+
+@pytest.mark.parametrize(
     ("line", "message"),
     [
         ("not json", "wins.jsonl:2: not a position"),
