@@ -1,6 +1,7 @@
 """The Gomoku benchmark scripts: the ladder against an external brain, the speed
 benchmark's rule, the puzzle benchmark's independent check of a VCF line, the
-report of where lost games were lost, and the forced wins a judge brain announced."""
+report of where lost games were lost, the forced wins a judge brain announced, and the
+moves' losses a judge brain sees."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ puzzles = load_script("gomoku_puzzles")
 speed = load_script("gomoku_speed")
 profile = load_script("gomoku_profile")
 wins = load_script("gomoku_wins")
+judging = load_script("gomoku_judge")
 
 
 def test_speed_searches_its_positions_under_the_rule_asked_for(
@@ -643,3 +645,140 @@ def test_wins_stops_with_a_message_when_the_judge_fails(
     assert code == 2 and not out.exists()
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+# --- gomoku_judge: what a move gives away in a judge's eyes ------------------------------
+
+#: The test brain as a judge: ``Eval`` is seven times the stones, negative for white to
+#: move (so every move other than the judge's loses 7 for black and gains 7 for white).
+EVAL_BRAIN = [sys.executable, str(RANDOM_BRAIN), "--eval"]
+
+
+def test_judge_reads_the_score_and_the_mates_the_judge_announces() -> None:
+    assert judging.judge_score(["MESSAGE Speed 1336 | Depth 15-22 | Eval 133 | Node 1296K"]) == (
+        133,
+        False,
+    )
+    assert judging.judge_score(["MESSAGE Eval 40", "MESSAGE Depth 9 | Eval -35"]) == (-35, False)
+    assert judging.judge_score(["MESSAGE Depth 9-20 | Eval +M19"]) == (judging.DECIDED_SCORE, True)
+    assert judging.judge_score(["MESSAGE Eval -M24 | Time 960ms"]) == (-judging.DECIDED_SCORE, True)
+    assert judging.judge_score(["MESSAGE Eval 5000"]) == (judging.DECIDED_SCORE, False)
+    assert judging.judge_score(["MESSAGE thinking hard", "MESSAGE Evaluation 12"]) is None
+    assert judging.judge_score([]) is None
+
+
+def scripted_judge(scores: dict[int, str]) -> Callable[[Gomoku], tuple[str, list[str]]]:
+    """A judge that plays o15 and scores a position of N stones ``scores[N]`` (or 10)."""
+
+    def judge(state: Gomoku) -> tuple[str, list[str]]:
+        return "o15", [f"MESSAGE Depth 3 | Eval {scores.get(len(state.moves), '10')}"]
+
+    return judge
+
+
+def test_judge_collects_every_nth_turn_of_the_side_past_the_opening() -> None:
+    record = lost_by_us("h8 i8 h9 a1 h10 a2 b1 a3 c1 a4 d1 a5", black=False) | {
+        "opening": "h8 i8 h9"
+    }
+    # ``us`` is white, to move past the opening at plies 3, 5, 7, 9 and 11; every 2nd turn
+    # is 3, 7 and 11, and the judge calls the position of 7 stones won (a mate, left out).
+    found = judging.collect_game(record, scripted_judge({7: "+M9"}), 2)
+    assert [len(p.moves.split()) for p in found] == [3, 11]
+    assert found[0] == judging.JudgedPosition("h8 i8 h9", Rule.FREESTYLE, "o15", 10, 0)
+    every = judging.collect_game(record, scripted_judge({}), 1)
+    assert [len(p.moves.split()) for p in every] == [3, 5, 7, 9, 11]
+
+
+def test_judge_leaves_out_a_turn_where_the_side_must_block_a_four() -> None:
+    # White to move at ply 7 must block black's four a1-a4 at a5.
+    record = lost_by_us("a1 h8 a2 i8 a3 j8 a4 a5 o15 k8 o1 l8", black=False)
+    found = judging.collect_game(record, scripted_judge({}), 1)
+    assert [len(p.moves.split()) for p in found] == [1, 3, 5, 9, 11]
+
+
+def test_judge_counts_a_move_loss_from_the_judges_scores_before_and_after() -> None:
+    position = judging.JudgedPosition("h8 i8", Rule.FREESTYLE, "h9", 60, 0)
+    # The judge's own move gives nothing away (the judge is not asked again).
+    assert judging.move_loss(position, "h9", scripted_judge({})) == 0
+    # After i9 the judge (white) scores +25: black's 60 became -25, a loss of 85.
+    assert judging.move_loss(position, "i9", scripted_judge({3: "25"})) == 85
+    assert judging.move_loss(position, "i9", scripted_judge({3: "-M7"})) == 60 - 1000
+    assert judging.move_loss(position, "i9", scripted_judge({3: "+M7"})) == 60 + 1000
+
+
+def test_judge_compares_two_variants_move_by_move(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text(
+        "".join(
+            json.dumps({"moves": m, "move": "h9", "loss": x}) + "\n"
+            for m, x in (("h8", 10), ("h8 i8", 30), ("h8 i9", 0))
+        )
+    )
+    second.write_text(
+        "".join(
+            json.dumps({"moves": m, "move": "h9", "loss": x}) + "\n"
+            for m, x in (("h8", 0), ("h8 i8", 10), ("a1", 99))
+        )
+    )
+    count, difference, error = judging.paired(
+        judging.read_losses(first), judging.read_losses(second)
+    )
+    assert (count, difference, round(error, 6)) == (2, 15.0, 5.0)
+    assert judging.main(["--compare", str(first), str(second)]) == 0
+
+
+def test_judge_collects_and_measures_with_a_judge_brain(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], readiness_restored: None
+) -> None:
+    records = tmp_path / "rung1.jsonl"
+    records.write_text(json.dumps(lost_by_us(IGNORED_THREE) | {"opening": "a1 h8"}) + "\n")
+    positions, losses = tmp_path / "positions.jsonl", tmp_path / "losses.jsonl"
+    judge = ["--judge", shlex.join(EVAL_BRAIN), "--judge-ms", "100"]
+    assert judging.main(["--collect", str(records), *judge, "--out", str(positions)]) == 0
+    read = judging.read_positions(positions)
+    # Black (``us``) to move past the two-stone opening at plies 2, 4, 6, 8: each every 2nd.
+    assert [len(p.moves.split()) for p in read] == [2, 6]
+    assert [p.score for p in read] == [14, 42]  # black to move: + 7 a stone
+    argv = ["--positions", str(positions), *judge, "--time", "0.2", "--out", str(losses)]
+    assert judging.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "hard, 0.2 s a position, 2 positions from positions.jsonl, judged at 100 ms" in out
+    kept = [json.loads(line) for line in losses.read_text().splitlines()]
+    for entry, position in zip(kept, read, strict=True):
+        assert entry["moves"] == position.moves
+        # The random judge's move is rarely ours; any other loses black 7 units.
+        assert entry["loss"] == (0 if entry["move"] == position.judge_move else -7)
+    assert "2 positions" in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--judge", "x", "--positions", "{bad}"], "not a position"),
+        (["--judge", "/nonexistent/brain", "--positions", "{good}"], "failed"),
+        (["--compare", "{bad}", "{good}"], "not a loss"),
+    ],
+)
+def test_judge_refuses_broken_files_and_a_judge_that_does_not_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"moves": "h8 h8", "judge_move": "a1", "score": 3}) + "\n")
+    good = tmp_path / "good.jsonl"
+    good.write_text(judging.JudgedPosition("h8", Rule.FREESTYLE, "i9", 5, 1).as_json() + "\n")
+    paths = {"{bad}": str(bad), "{good}": str(good)}
+    assert judging.main([paths.get(word, word) for word in argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    with pytest.raises(SystemExit):
+        judging.main(["--positions", str(good)])  # no judge
+
+
+def test_judge_positions_shipped_are_legal_undecided_and_each_once() -> None:
+    positions = judging.read_positions(judging.DEFAULT_POSITIONS)
+    assert len(positions) == 740
+    assert len({p.moves for p in positions}) == len(positions)
+    for position in positions:
+        state = position.state()
+        assert not state.is_over() and state.parse_move(position.judge_move) in state.legal_moves()
+        assert abs(position.score) < judging.DECIDED_SCORE

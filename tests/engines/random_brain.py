@@ -10,7 +10,9 @@ Run as ``python random_brain.py [--mode MODE] [--after N] [--seed S]``:
   holding the brain's output open (its pid written to ``--pid-file``), then sleeps too.
 
 With ``--scores`` it writes ``MESSAGE depth 1 score S`` before each move, ``S``
-seven times the stones on the board (a teacher for ``abgames fit``).
+seven times the stones on the board (a teacher for ``abgames fit``); with ``--eval``
+``MESSAGE Depth 1 | Eval S`` as Rapfi writes it, ``S`` as ``--scores`` but negative when
+the side to move has fewer stones (a judge for ``gomoku_judge``).
 
 It knows nothing of Renju, so as black it may play a forbidden point.
 """
@@ -33,6 +35,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sleep", type=float, default=30.0)
     parser.add_argument("--scores", action="store_true")
+    parser.add_argument("--eval", action="store_true")
     parser.add_argument("--pid-file", help="where the orphan mode writes its child's pid")
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -70,6 +73,10 @@ def main() -> int:
         choice = (size // 2, size // 2) if not stones else rng.choice(near or empty)
         if args.scores:
             send(f"MESSAGE depth 1 score {7 * len(stones)}")
+        if args.eval:
+            own = sum(1 for field in stones.values() if field == 1)
+            sign = -1 if 2 * own < len(stones) else 1
+            send(f"MESSAGE Depth 1 | Eval {sign * 7 * len(stones)} | Time 0ms")
         stones[choice] = 1
         send("MESSAGE thinking hard")
         send(f"{choice[0]},{choice[1]}")
