@@ -580,10 +580,12 @@ def test_symmetric_positions_give_symmetric_answers() -> None:
         assert len(result.root_scores) == len(results[0][1].root_scores)
 
 
-def test_the_defence_check_refuses_a_move_that_allows_a_vct() -> None:
-    """White must answer black's two twos: far from them black wins by threes (VCT)."""
+@pytest.mark.parametrize("proof_defence", [False, True])
+def test_the_defence_check_refuses_a_move_that_allows_a_vct(proof_defence: bool) -> None:
+    """White must answer black's two twos: far from them black wins by threes (VCT),
+    which either solver finds (``search.proof_defence``)."""
     state = Gomoku.from_notation("h8 a15 i8 o15 j11 a14 j12")
-    engine = GomokuEngine()
+    engine = GomokuEngine(EngineSettings(proof_defence=proof_defence))
     board, tables = engine._prepare(state)
     far, block = (nb.to_cell(board, state.parse_move(m)) for m in ("o1", "g8"))
     assert engine._safe_cell(board, tables, [far, block]) == block

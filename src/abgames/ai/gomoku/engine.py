@@ -254,7 +254,11 @@ class GomokuEngine:
         settings = self.settings
         killers = tables.killers.copy()
         nb.play(board, cell)
-        moves = run_solver(board, tables, settings.defence_vct_depth, settings.defence_nodes, True)
+        depth, nodes = settings.defence_vct_depth, settings.defence_nodes
+        if settings.proof_defence:
+            moves = run_proof_vct(board, tables, depth, nodes)
+        else:
+            moves = run_solver(board, tables, depth, nodes, True)
         nb.undo(board)
         tables.killers[:] = killers
         if tables.stats[kt.S_ABORTED]:

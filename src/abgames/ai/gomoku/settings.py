@@ -98,6 +98,11 @@ class EngineSettings:
     #: moves) ``hard`` scored 16.2 % against Rapfi at 1 s, no better than without:
     #: off (docs/tuning.md).
     proof_vct: bool = False
+    #: The root defence check searches by proof numbers too (``proof.proof_vct``,
+    #: ``defence_vct_depth`` attacker moves and ``defence_nodes`` nodes). At 16 moves
+    #: and 100,000 nodes ``hard``'s moves lost as much in Rapfi's eyes as without it
+    #: (``benchmarks/gomoku_judge.py``: −0.6 ± 2.3 units a move): off (docs/tuning.md).
+    proof_defence: bool = False
     #: Add the learned network's correction to the evaluation (``netfile``: the shipped
     #: network, or the file ``ABGAMES_GOMOKU_NET`` names).
     eval_net: bool = False
@@ -115,6 +120,7 @@ SEARCH_SWITCHES = (
     "use_full_time",
     "eval_net",
     "proof_vct",
+    "proof_defence",
 )
 #: (least, most) of the numbers with other bounds; a gain beyond 2 plies would let the
 #: depth grow along a line of threats.
