@@ -71,6 +71,7 @@ from abgames.search.limit import Limit
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))  # the records' reading is gomoku_losses's, a sibling script
 from benchmarks.gomoku_losses import RecordError, read_games, side_name  # noqa: E402
+from benchmarks.gomoku_wins import JUDGE_GRACE_SECONDS, overrides  # noqa: E402
 
 DEFAULT_POSITIONS = REPO_ROOT / "data" / "gomoku-judge" / "rapfi-300ms.jsonl"
 #: The judge's score of the side to move: ``Eval 133``, or a mate, ``Eval +M19`` /
@@ -79,8 +80,6 @@ JUDGE_SCORE = re.compile(r"\bEval ([+-]?)(M?)(\d+)\b")
 #: What a mate the judge announces counts for, in its evaluation's units (Rapfi's
 #: scores of undecided positions stay within a few hundred).
 DECIDED_SCORE = 1000
-#: Seconds a judge may take past its turn before it is given up on.
-JUDGE_GRACE_SECONDS = 2.0
 #: Losses from this many units on are counted as blunders in the report.
 BLUNDER_LOSS = 300
 
@@ -369,23 +368,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def _overrides(texts: list[str], option: str) -> tuple[tuple[str, int], ...]:
-    pairs = []
-    for text in texts:
-        name, _, value = text.partition("=")
-        try:
-            pairs.append((name, int(value)))
-        except ValueError:
-            raise ValueError(f"{option} {text!r}: give NAME=N with a whole number") from None
-    return tuple(pairs)
-
-
 def level_settings(args: argparse.Namespace) -> EngineSettings:
     """The level's settings with ``--search`` and ``--eval`` applied; ``ValueError``
     names a setting or weight that does not exist or a value it cannot take."""
     settings = LEVEL_SETTINGS[args.level][0]
-    settings = with_search_overrides(settings, _overrides(args.search, "--search"))
-    weights = _overrides(args.eval, "--eval")
+    settings = with_search_overrides(settings, overrides(args.search))
+    weights = overrides(args.eval, "--eval")
     eval_weights(dict(settings.eval_overrides + weights))  # refused here, not in a worker
     return replace(settings, eval_overrides=settings.eval_overrides + weights)
 

@@ -252,14 +252,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def _overrides(texts: list[str]) -> tuple[tuple[str, int], ...]:
+def overrides(texts: list[str], option: str = "--search") -> tuple[tuple[str, int], ...]:
+    """``NAME=N`` texts of ``option`` as (name, value) pairs; ``ValueError`` for one that
+    is not (gomoku_judge's ``--eval`` too)."""
     pairs = []
     for text in texts:
         name, _, value = text.partition("=")
         try:
             pairs.append((name, int(value)))
         except ValueError:
-            raise ValueError(f"--search {text!r}: give NAME=N with a whole number") from None
+            raise ValueError(f"{option} {text!r}: give NAME=N with a whole number") from None
     return tuple(pairs)
 
 
@@ -313,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         return _collect(records, args)
     try:
         positions = read_positions(args.positions)
-        settings = with_search_overrides(LEVEL_SETTINGS[args.level][0], _overrides(args.search))
+        settings = with_search_overrides(LEVEL_SETTINGS[args.level][0], overrides(args.search))
     except (PositionsError, ValueError) as error:
         print(f"gomoku_wins: {error}", file=sys.stderr)
         return 2
